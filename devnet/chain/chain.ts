@@ -1,0 +1,384 @@
+/**
+ * A real regtest chain: Core's regtest genesis block, valid headers with proof of work at regtest
+ * difficulty, merkle roots, BIP34 heights, witness commitments, the regtest subsidy schedule and a
+ * mempool. Blocks are mined in-process; the chain is the single source of truth for both the node
+ * (interface A) and the index (interface B).
+ */
+import type { ChainBlock, ChainTx, ChainView, OutputInfo, Spender } from './types';
+import { concatBytes, hashToHex, hexToBytes, hexToHash, scriptNumPush, sha256d, Writer } from './encoding';
+import { COINBASE_TXID, makeChainTx, parseChainTx } from './tx';
+
+export const REGTEST_BITS = 0x207fffff;
+export const HALVING_INTERVAL = 150;
+export const COINBASE_MATURITY = 100;
+const BLOCK_VERSION = 0x20000000;
+
+const GENESIS_COINBASE_HEX =
+  '01000000010000000000000000000000000000000000000000000000000000000000000000ffffffff4d04ffff001d0104455468652054696d65732030332f4a616e2f32303039204368616e63656c6c6f72206f6e206272696e6b206f66207365636f6e64206261696c6f757420666f722062616e6b73ffffffff0100f2052a01000000434104678afdb0fe5548271967f1a67130b7105cd6a828e03909a67962e0ea1f61deb649f6bc3f4cef38c4f35504e51ec112de5c384df7ba0b8d578a4c702b6bf11d5fac00000000';
+export const REGTEST_GENESIS_HASH = '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206';
+const GENESIS_TIME = 1296688602;
+const GENESIS_NONCE = 2;
+
+export function blockSubsidy(height: number): bigint {
+  const halvings = Math.floor(height / HALVING_INTERVAL);
+  if (halvings >= 64) return 0n;
+  return (50n * 100_000_000n) >> BigInt(halvings);
+}
+
+/** Target from compact bits (big-endian bigint). */
+export function bitsToTarget(bits: number): bigint {
+  const exp = bits >>> 24;
+  const mant = BigInt(bits & 0x007fffff);
+  return exp <= 3 ? mant >> BigInt(8 * (3 - exp)) : mant << BigInt(8 * (exp - 3));
+}
+
+export function merkleRoot(hashes: Uint8Array[]): Uint8Array {
+  if (hashes.length === 0) return new Uint8Array(32);
+  let level = hashes;
+  while (level.length > 1) {
+    const next: Uint8Array[] = [];
+    for (let i = 0; i < level.length; i += 2) {
+      const a = level[i]!;
+      const b = level[i + 1] ?? a;
+      next.push(sha256d(concatBytes(a, b)));
+    }
+    level = next;
+  }
+  return level[0]!;
+}
+
+function encodeHeader(h: { version: number; prev: Uint8Array; merkle: Uint8Array; time: number; bits: number; nonce: number }): Uint8Array {
+  return new Writer().i32(h.version).bytes(h.prev).bytes(h.merkle).u32(h.time).u32(h.bits).u32(h.nonce).finish();
+}
+
+/** Grinds the nonce until the header hash meets the target. */
+function solve(h: { version: number; prev: Uint8Array; merkle: Uint8Array; time: number; bits: number }): { header: Uint8Array; nonce: number; hash: Uint8Array } {
+  const target = bitsToTarget(h.bits);
+  const header = encodeHeader({ ...h, nonce: 0 });
+  const view = new DataView(header.buffer);
+  for (let nonce = 0; nonce <= 0xffffffff; nonce++) {
+    view.setUint32(76, nonce, true);
+    const hash = sha256d(header);
+    if (BigInt('0x' + hashToHex(hash)) <= target) return { header: header.slice(), nonce, hash };
+  }
+  throw new Error('no nonce found');
+}
+
+const key = (txid: string, vout: number): string => `${txid}:${vout}`;
+
+interface MempoolEntry {
+  tx: ChainTx;
+  fee: bigint;
+  firstSeen: number;
+}
+
+export class ChainError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+export interface ChainOptions {
+  /** Clock in UNIX seconds; blocks get max(clock(), median time past + 1). */
+  clock?: () => number;
+}
+
+export class Chain implements ChainView {
+  readonly blocks: ChainBlock[] = [];
+  private readonly byHash = new Map<string, ChainBlock>();
+  private readonly txLoc = new Map<string, { block: ChainBlock; index: number }>();
+  private readonly outputs = new Map<string, OutputInfo>();
+  private readonly spentBy = new Map<string, Spender[]>();
+  private readonly byScript = new Map<string, Set<string>>();
+  private readonly mempool = new Map<string, MempoolEntry>();
+  private readonly firstSeen = new Map<string, number>();
+  private readonly listeners: Array<(ev: { type: 'block'; block: ChainBlock } | { type: 'tx'; tx: ChainTx }) => void> = [];
+  clock: () => number;
+
+  constructor(opts: ChainOptions = {}) {
+    this.clock = opts.clock ?? (() => Math.floor(Date.now() / 1000));
+    const coinbase = parseChainTx(hexToBytes(GENESIS_COINBASE_HEX));
+    const header = encodeHeader({
+      version: 1,
+      prev: new Uint8Array(32),
+      merkle: hexToHash(coinbase.txid),
+      time: GENESIS_TIME,
+      bits: REGTEST_BITS,
+      nonce: GENESIS_NONCE,
+    });
+    const hash = hashToHex(sha256d(header));
+    if (hash !== REGTEST_GENESIS_HASH) throw new Error(`genesis hash mismatch: ${hash}`);
+    this.connect({
+      height: 0,
+      hash,
+      header,
+      version: 1,
+      prevHash: '0'.repeat(64),
+      merkleRoot: coinbase.txid,
+      time: GENESIS_TIME,
+      bits: REGTEST_BITS,
+      nonce: GENESIS_NONCE,
+      txs: [coinbase],
+      ...blockSizes([coinbase]),
+      medianTime: GENESIS_TIME,
+      receivedTime: GENESIS_TIME,
+    });
+  }
+
+  onChange(fn: (ev: { type: 'block'; block: ChainBlock } | { type: 'tx'; tx: ChainTx }) => void): void {
+    this.listeners.push(fn);
+  }
+
+  // ---- ChainView ----
+  tipHeight(): number {
+    return this.blocks.length - 1;
+  }
+  tip(): ChainBlock {
+    return this.blocks[this.blocks.length - 1]!;
+  }
+  blockAt(height: number): ChainBlock | undefined {
+    return Number.isInteger(height) && height >= 0 ? this.blocks[height] : undefined;
+  }
+  blockByHash(hash: string): ChainBlock | undefined {
+    return this.byHash.get(hash.toLowerCase());
+  }
+  findTx(txid: string): { tx: ChainTx; block: ChainBlock | null; index: number | null; firstSeen: number } | undefined {
+    const loc = this.txLoc.get(txid);
+    if (loc) return { tx: loc.block.txs[loc.index]!, block: loc.block, index: loc.index, firstSeen: this.firstSeen.get(txid) ?? loc.block.time };
+    const m = this.mempool.get(txid);
+    if (m) return { tx: m.tx, block: null, index: null, firstSeen: m.firstSeen };
+    return undefined;
+  }
+  output(txid: string, vout: number): OutputInfo | undefined {
+    return this.outputs.get(key(txid, vout));
+  }
+  spenders(txid: string, vout: number): readonly Spender[] {
+    const list = this.spentBy.get(key(txid, vout)) ?? [];
+    return [...list.filter((s) => !s.confirmed), ...list.filter((s) => s.confirmed)];
+  }
+  unspentForScript(script: Uint8Array): readonly OutputInfo[] {
+    const keys = this.byScript.get(bytesKey(script));
+    if (!keys) return [];
+    const out: OutputInfo[] = [];
+    for (const k of keys) {
+      const o = this.outputs.get(k)!;
+      if (o.height === null) continue;
+      if ((this.spentBy.get(k) ?? []).length > 0) continue;
+      out.push(o);
+    }
+    return out.sort((a, b) => a.height! - b.height! || a.txIndex! - b.txIndex! || a.vout - b.vout);
+  }
+  mempoolByFeeRate(): readonly string[] {
+    return [...this.mempool.values()]
+      .sort((a, b) => {
+        // fee/vsize descending, compared exactly with cross multiplication
+        const va = BigInt(Math.ceil(a.tx.weight / 4));
+        const vb = BigInt(Math.ceil(b.tx.weight / 4));
+        const d = b.fee * va - a.fee * vb;
+        return d > 0n ? 1 : d < 0n ? -1 : a.tx.txid < b.tx.txid ? -1 : 1;
+      })
+      .map((e) => e.tx.txid);
+  }
+
+  // ---- extra queries for the node ----
+  confirmations(txid: string): number {
+    const loc = this.txLoc.get(txid);
+    return loc ? this.tipHeight() - loc.block.height + 1 : 0;
+  }
+  mempoolTxs(): ChainTx[] {
+    return [...this.mempool.values()].map((e) => e.tx);
+  }
+  inMempool(txid: string): boolean {
+    return this.mempool.has(txid);
+  }
+  mempoolFee(txid: string): bigint | undefined {
+    return this.mempool.get(txid)?.fee;
+  }
+  /** All outputs paying `script` (any state), for wallet scans. */
+  outputsForScript(script: Uint8Array): OutputInfo[] {
+    return [...(this.byScript.get(bytesKey(script)) ?? [])].map((k) => this.outputs.get(k)!);
+  }
+  isSpent(txid: string, vout: number): boolean {
+    return (this.spentBy.get(key(txid, vout)) ?? []).length > 0;
+  }
+  /** Median time past of the tip (Core getblockchaininfo `mediantime`). */
+  medianTimePast(): number {
+    return this.tip().medianTime;
+  }
+
+  // ---- mempool ----
+  /**
+   * Accepts a transaction into the mempool with Core's main policy checks and messages. Scripts
+   * are not executed: the devnet only ever relays transactions it signed itself with real keys.
+   */
+  acceptToMempool(tx: ChainTx, opts: { maxFeeRateSatPerKvB?: bigint } = {}): { txid: string; fee: bigint } {
+    if (this.mempool.has(tx.txid)) return { txid: tx.txid, fee: this.mempool.get(tx.txid)!.fee };
+    if (this.txLoc.has(tx.txid)) throw new ChainError(-27, 'Transaction outputs already in utxo set');
+    if (tx.coinbase) throw new ChainError(-26, 'coinbase');
+    if (tx.vin.length === 0) throw new ChainError(-26, 'bad-txns-vin-empty');
+    if (tx.vout.length === 0) throw new ChainError(-26, 'bad-txns-vout-empty');
+    let inSum = 0n;
+    const seen = new Set<string>();
+    for (const i of tx.vin) {
+      const k = key(i.txid, i.vout);
+      if (seen.has(k)) throw new ChainError(-26, 'bad-txns-inputs-duplicate');
+      seen.add(k);
+      const prev = this.outputs.get(k);
+      if (!prev) throw new ChainError(-25, 'bad-txns-inputs-missingorspent');
+      const spenders = this.spentBy.get(k) ?? [];
+      if (spenders.some((s) => s.confirmed)) throw new ChainError(-25, 'bad-txns-inputs-missingorspent');
+      if (spenders.length > 0) throw new ChainError(-26, 'txn-mempool-conflict');
+      if (prev.coinbase) {
+        const depth = this.tipHeight() - prev.height! + 1;
+        if (depth < COINBASE_MATURITY) {
+          throw new ChainError(-26, `bad-txns-premature-spend-of-coinbase, tried to spend coinbase at depth ${depth}`);
+        }
+      }
+      inSum += prev.value;
+    }
+    const outSum = tx.vout.reduce((s, o) => s + o.value, 0n);
+    if (outSum > inSum) throw new ChainError(-26, `bad-txns-in-belowout, value in (${fmt(inSum)}) < value out (${fmt(outSum)})`);
+    const fee = inSum - outSum;
+    const vsize = BigInt(Math.ceil(tx.weight / 4));
+    const maxRate = opts.maxFeeRateSatPerKvB ?? 10_000_000n; // 0.10 BTC/kvB
+    if (maxRate > 0n && fee * 1000n > maxRate * vsize) {
+      throw new ChainError(-25, 'Fee exceeds maximum configured by user (e.g. -maxtxfee, maxfeerate)');
+    }
+    const now = this.clock();
+    this.mempool.set(tx.txid, { tx, fee, firstSeen: now });
+    this.firstSeen.set(tx.txid, now);
+    this.indexOutputs(tx, null, null);
+    tx.vin.forEach((i, n) => this.addSpender(key(i.txid, i.vout), { txid: tx.txid, vin: n, confirmed: false }));
+    for (const l of this.listeners) l({ type: 'tx', tx });
+    return { txid: tx.txid, fee };
+  }
+
+  /** Mempool transactions in an order where parents come before children. */
+  private mempoolInBlockOrder(): ChainTx[] {
+    const ordered: ChainTx[] = [];
+    const done = new Set<string>();
+    const visit = (e: MempoolEntry): void => {
+      if (done.has(e.tx.txid)) return;
+      done.add(e.tx.txid);
+      for (const i of e.tx.vin) {
+        const parent = this.mempool.get(i.txid);
+        if (parent) visit(parent);
+      }
+      ordered.push(e.tx);
+    };
+    for (const e of this.mempool.values()) visit(e);
+    return ordered;
+  }
+
+  // ---- mining ----
+  /** Mines one block paying `script`, with every mempool transaction (or `txs` when given). */
+  mineBlock(script: Uint8Array, opts: { txs?: ChainTx[]; time?: number } = {}): ChainBlock {
+    const prev = this.tip();
+    const height = prev.height + 1;
+    const txs = opts.txs ?? this.mempoolInBlockOrder();
+    let fees = 0n;
+    for (const t of txs) {
+      const f = this.mempool.get(t.txid)?.fee;
+      if (f === undefined) throw new Error(`tx ${t.txid} is not in the mempool`);
+      fees += f;
+    }
+    // Witness commitment over wtxids (coinbase counts as zero).
+    const wtxids = [new Uint8Array(32), ...txs.map((t) => hexToHash(t.wtxid))];
+    const reserved = new Uint8Array(32);
+    const commitment = sha256d(concatBytes(merkleRoot(wtxids), reserved));
+    const coinbase = makeChainTx({
+      version: 2,
+      locktime: height - 1,
+      vin: [
+        {
+          txid: COINBASE_TXID,
+          vout: 0xffffffff,
+          scriptSig: concatBytes(scriptNumPush(height), Uint8Array.of(0x00)),
+          sequence: 0xfffffffe,
+          witness: [reserved],
+        },
+      ],
+      vout: [
+        { value: blockSubsidy(height) + fees, script },
+        { value: 0n, script: concatBytes(hexToBytes('6a24aa21a9ed'), commitment) },
+      ],
+    });
+    const all = [coinbase, ...txs];
+    const merkle = merkleRoot(all.map((t) => hexToHash(t.txid)));
+    const mtpPrev = prev.medianTime;
+    const time = Math.max(opts.time ?? this.clock(), mtpPrev + 1);
+    const { header, nonce, hash } = solve({ version: BLOCK_VERSION, prev: hexToHash(prev.hash), merkle, time, bits: REGTEST_BITS });
+    const times = [time, ...this.blocks.slice(Math.max(0, height - 10)).map((b) => b.time)].sort((a, b) => a - b);
+    const block: ChainBlock = {
+      height,
+      hash: hashToHex(hash),
+      header,
+      version: BLOCK_VERSION,
+      prevHash: prev.hash,
+      merkleRoot: hashToHex(merkle),
+      time,
+      bits: REGTEST_BITS,
+      nonce,
+      txs: all,
+      ...blockSizes(all),
+      medianTime: times[Math.floor(times.length / 2)]!,
+      receivedTime: Math.max(this.clock(), time),
+    };
+    for (const t of txs) this.mempool.delete(t.txid);
+    this.connect(block);
+    for (const l of this.listeners) l({ type: 'block', block });
+    return block;
+  }
+
+  private connect(block: ChainBlock): void {
+    this.blocks.push(block);
+    this.byHash.set(block.hash, block);
+    block.txs.forEach((tx, index) => {
+      this.txLoc.set(tx.txid, { block, index });
+      if (!this.firstSeen.has(tx.txid)) this.firstSeen.set(tx.txid, block.time);
+      this.indexOutputs(tx, block.height, index);
+      if (!tx.coinbase) {
+        tx.vin.forEach((i, n) => {
+          const k = key(i.txid, i.vout);
+          const list = (this.spentBy.get(k) ?? []).filter((s) => s.txid !== tx.txid);
+          list.push({ txid: tx.txid, vin: n, confirmed: true });
+          this.spentBy.set(k, list);
+        });
+      }
+    });
+  }
+
+  private indexOutputs(tx: ChainTx, height: number | null, txIndex: number | null): void {
+    tx.vout.forEach((o, vout) => {
+      const k = key(tx.txid, vout);
+      this.outputs.set(k, { txid: tx.txid, vout, value: o.value, script: o.script, height, txIndex, coinbase: tx.coinbase });
+      const sk = bytesKey(o.script);
+      let set = this.byScript.get(sk);
+      if (!set) this.byScript.set(sk, (set = new Set()));
+      set.add(k);
+    });
+  }
+
+  private addSpender(k: string, s: Spender): void {
+    const list = this.spentBy.get(k) ?? [];
+    list.push(s);
+    this.spentBy.set(k, list);
+  }
+}
+
+function blockSizes(txs: ChainTx[]): { size: number; strippedSize: number; weight: number } {
+  const cs = txs.length < 0xfd ? 1 : txs.length <= 0xffff ? 3 : 5;
+  const size = 80 + cs + txs.reduce((s, t) => s + t.size, 0);
+  const strippedSize = 80 + cs + txs.reduce((s, t) => s + t.strippedSize, 0);
+  return { size, strippedSize, weight: strippedSize * 3 + size };
+}
+
+function bytesKey(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
+  return s;
+}
+
+function fmt(sats: bigint): string {
+  return `${sats / 100_000_000n}.${(sats % 100_000_000n).toString().padStart(8, '0')}`;
+}
