@@ -1,0 +1,219 @@
+/**
+ * Port of Bitcoin Core v30 descriptor.cpp InferDescriptor(script, provider)->ToString()
+ * (checksummed), for the descriptor kinds a watch-only wallet meets: pk, pkh, wpkh, sh, wsh,
+ * multi, rawtr, tr (key path only), addr, raw.
+ *
+ * Not ported: miniscript inference inside wsh()/tr() (Core tries miniscript::FromScript for
+ * P2WSH/tapscript leaves), multi_a, and tr() script trees. For those scripts this module
+ * behaves as if inference of the inner script failed (Core then falls back to addr()/raw()).
+ */
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { addChecksum } from './descriptor-checksum';
+import { encodeDestination, extractDestination, scriptForDestination } from './address';
+import { toHex } from './hex';
+import type { Network } from './networks';
+import { solver } from './script';
+
+export interface KeyOrigin {
+  /** 4-byte master key fingerprint. */
+  fingerprint: Uint8Array;
+  /** BIP32 path; hardened steps have bit 0x80000000 set. */
+  path: number[];
+}
+
+/**
+ * What InferDescriptor may ask a SigningProvider. Every method is optional; absent means
+ * "not known" (Core's DUMMY_SIGNING_PROVIDER answers false to everything).
+ */
+export interface SigningProviderLike {
+  /** GetPubKey(CKeyID): the public key whose HASH160 is `h` (20 bytes). */
+  getPubKeyByHash160?(h: Uint8Array): Uint8Array | undefined;
+  /** GetKeyOrigin(pubkey.GetID()). */
+  getKeyOrigin?(pubkey: Uint8Array): KeyOrigin | undefined;
+  /**
+   * GetCScript(CScriptID): the script whose CScriptID is `hash` (20 bytes). For P2SH that is
+   * HASH160(script); for P2WSH Core asks for RIPEMD160(witness program) = RIPEMD160(SHA256(script)).
+   */
+  getScript?(hash: Uint8Array): Uint8Array | undefined;
+  /**
+   * GetTaprootSpendData (key-path only): the 32-byte internal key of the taproot output key
+   * `outputKey`, if known and the output has no script tree.
+   */
+  getTaprootInternalKey?(outputKey: Uint8Array): Uint8Array | undefined;
+  /** GetKeyOriginByXOnly. If absent, getKeyOrigin is tried with 02||x then 03||x (like Core). */
+  getKeyOriginByXOnly?(xonly: Uint8Array): KeyOrigin | undefined;
+}
+
+type Ctx = 'top' | 'p2sh' | 'p2wpkh' | 'p2wsh' | 'p2tr';
+
+// ---------------------------------------------------------------------------------------------
+// Key helpers
+// ---------------------------------------------------------------------------------------------
+
+const P = 2n ** 256n - 2n ** 32n - 977n;
+
+function jacobi(a: bigint, n: bigint): number {
+  a %= n;
+  let t = 1;
+  while (a !== 0n) {
+    while ((a & 1n) === 0n) {
+      a >>= 1n;
+      const r = n & 7n;
+      if (r === 3n || r === 5n) t = -t;
+    }
+    const tmp = a;
+    a = n;
+    n = tmp;
+    if ((a & 3n) === 3n && (n & 3n) === 3n) t = -t;
+    a %= n;
+  }
+  return n === 1n ? t : 0;
+}
+
+const xonlyCache = new Map<string, boolean>();
+
+/** XOnlyPubKey::IsFullyValid: x < p and x^3 + 7 is a square mod p. Cached. */
+export function isValidXOnly(x: Uint8Array): boolean {
+  if (x.length !== 32) return false;
+  const hex = toHex(x);
+  const hit = xonlyCache.get(hex);
+  if (hit !== undefined) return hit;
+  const v = BigInt('0x' + hex);
+  let ok = false;
+  if (v < P) {
+    const y2 = (((v * v) % P) * v + 7n) % P;
+    ok = jacobi(y2, P) !== -1;
+  }
+  if (xonlyCache.size >= 20000) xonlyCache.clear();
+  xonlyCache.set(hex, ok);
+  return ok;
+}
+
+/** CPubKey::IsValidNonHybrid (syntactic: a valid-size key with header 02, 03 or 04). */
+function isValidNonHybrid(pk: Uint8Array): boolean {
+  const h = pk[0];
+  if (h === 2 || h === 3) return pk.length === 33;
+  if (h === 4) return pk.length === 65;
+  return false;
+}
+
+/** FormatHDKeypath with apostrophe=false ('h' for hardened), as InferDescriptor prints. */
+export function formatKeyPath(path: number[]): string {
+  let s = '';
+  for (const step of path) {
+    s += '/' + String(step & 0x7fffffff);
+    if (step >>> 31) s += 'h';
+  }
+  return s;
+}
+
+function withOrigin(key: string, origin: KeyOrigin | undefined): string {
+  if (!origin) return key;
+  return `[${toHex(origin.fingerprint)}${formatKeyPath(origin.path)}]${key}`;
+}
+
+/** InferPubkey(...)->ToString(), or null where Core returns nullptr. */
+function inferPubkey(pk: Uint8Array, ctx: Ctx, provider: SigningProviderLike): string | null {
+  if (!isValidNonHybrid(pk)) return null;
+  if (ctx !== 'top' && ctx !== 'p2sh' && pk.length !== 33) return null;
+  return withOrigin(toHex(pk), provider.getKeyOrigin?.(pk));
+}
+
+/** InferXOnlyPubkey(...)->ToString(). */
+function inferXOnlyPubkey(x: Uint8Array, provider: SigningProviderLike): string {
+  let origin = provider.getKeyOriginByXOnly?.(x);
+  if (!origin && provider.getKeyOrigin) {
+    for (const prefix of [2, 3]) {
+      const full = new Uint8Array(33);
+      full[0] = prefix;
+      full.set(x, 1);
+      origin = provider.getKeyOrigin(full);
+      if (origin) break;
+    }
+  }
+  return withOrigin(toHex(x), origin);
+}
+
+// ---------------------------------------------------------------------------------------------
+// InferScript
+// ---------------------------------------------------------------------------------------------
+
+function inferScript(script: Uint8Array, ctx: Ctx, provider: SigningProviderLike, net: Network): string | null {
+  const { type, solutions: data } = solver(script);
+  const keyCtx = ctx === 'top' || ctx === 'p2sh' || ctx === 'p2wsh';
+
+  if (type === 'pubkey' && keyCtx) {
+    const k = inferPubkey(data[0]!, ctx, provider);
+    if (k !== null) return `pk(${k})`;
+  }
+  if (type === 'pubkeyhash' && keyCtx) {
+    const pk = provider.getPubKeyByHash160?.(data[0]!);
+    if (pk) {
+      const k = inferPubkey(pk, ctx, provider);
+      if (k !== null) return `pkh(${k})`;
+    }
+  }
+  if (type === 'witness_v0_keyhash' && (ctx === 'top' || ctx === 'p2sh')) {
+    const pk = provider.getPubKeyByHash160?.(data[0]!);
+    if (pk) {
+      const k = inferPubkey(pk, 'p2wpkh', provider);
+      if (k !== null) return `wpkh(${k})`;
+    }
+  }
+  if (type === 'multisig' && keyCtx) {
+    const keys: string[] = [];
+    let ok = true;
+    for (let i = 1; i + 1 < data.length; i++) {
+      const k = inferPubkey(data[i]!, ctx, provider);
+      if (k === null) {
+        ok = false;
+        break;
+      }
+      keys.push(k);
+    }
+    if (ok) return `multi(${data[0]![0]!},${keys.join(',')})`;
+  }
+  if (type === 'scripthash' && ctx === 'top') {
+    const sub = provider.getScript?.(data[0]!);
+    if (sub) {
+      const inner = inferScript(sub, 'p2sh', provider, net);
+      if (inner !== null) return `sh(${inner})`;
+    }
+  }
+  if (type === 'witness_v0_scripthash' && (ctx === 'top' || ctx === 'p2sh')) {
+    if (provider.getScript) {
+      const sub = provider.getScript(ripemd160(data[0]!));
+      if (sub) {
+        const inner = inferScript(sub, 'p2wsh', provider, net);
+        if (inner !== null) return `wsh(${inner})`;
+      }
+    }
+  }
+  if (type === 'witness_v1_taproot' && ctx === 'top') {
+    const outputKey = data[0]!;
+    const internal = provider.getTaprootInternalKey?.(outputKey);
+    if (internal) return `tr(${inferXOnlyPubkey(internal, provider)})`;
+    if (isValidXOnly(outputKey)) return `rawtr(${inferXOnlyPubkey(outputKey, provider)})`;
+  }
+
+  if (ctx !== 'top') return null;
+
+  const dest = extractDestination(script);
+  if (dest && bytesEqual(scriptForDestination(dest), script)) {
+    return `addr(${encodeDestination(dest, net)})`;
+  }
+  return `raw(${toHex(script)})`;
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const NO_PROVIDER: SigningProviderLike = {};
+
+/** InferDescriptor(script, provider)->ToString() with '#checksum' appended. */
+export function inferDescriptor(script: Uint8Array, net: Network, provider?: SigningProviderLike): string {
+  return addChecksum(inferScript(script, 'top', provider ?? NO_PROVIDER, net)!);
+}
