@@ -1,0 +1,40 @@
+/**
+ * Node-level methods that need no chain or wallet state: `createrawtransaction`, `decodepsbt`.
+ * They answer on `/` and on any `/wallet/<name>` path, like Core.
+ */
+import { U_NULL } from '../../shared/json';
+import type { Network } from '../../shared/bitcoin/networks';
+import { createRawTransaction } from '../../shared/bitcoin/createrawtransaction';
+import { RpcError, type RpcMethodSpec } from './types';
+import { HELP_CREATERAWTRANSACTION } from './help';
+
+export { HELP_CREATERAWTRANSACTION, HELP_DECODEPSBT, HELP_GETADDRESSINFO } from './help';
+
+export function createRawTransactionMethod(network: Network): RpcMethodSpec {
+  return {
+    name: 'createrawtransaction',
+    args: [
+      { name: 'inputs', type: 'arr', required: true },
+      // Core declares ARR with skip_type_check: an object (dictionary form) is accepted too.
+      { name: 'outputs', type: 'any', required: true },
+      { name: 'locktime', type: 'num', required: false },
+      { name: 'replaceable', type: 'bool', required: false },
+      { name: 'version', type: 'num', required: false },
+    ],
+    help: HELP_CREATERAWTRANSACTION,
+    handler(args) {
+      const [inputs, outputs, locktime, replaceable, version] = args;
+      const res = createRawTransaction(
+        { inputs: inputs ?? U_NULL, outputs: outputs ?? U_NULL, locktime, replaceable, version },
+        network,
+      );
+      if (!res.ok) throw new RpcError(res.code, res.message);
+      return res.hex;
+    },
+  };
+}
+
+/** Every stateless method, for RpcServer's `methods`. */
+export function statelessMethods(network: Network): RpcMethodSpec[] {
+  return [createRawTransactionMethod(network)];
+}
