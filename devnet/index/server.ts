@@ -141,9 +141,10 @@ export class IndexServer {
       if (!found) throw notFound();
       return txRecordOf(view, found, opts);
     }
+    // Like the server: `k = pointer.split(":")`, int(k[0]), int(k[1]); further parts are ignored.
     const parts = pointer.split(':');
-    const h = parts.length === 2 ? pyInt(parts[0]) : undefined;
-    const i = parts.length === 2 ? pyInt(parts[1]) : undefined;
+    const h = pyInt(parts[0]);
+    const i = pyInt(parts[1]);
     if (h === undefined || i === undefined || h < 0 || i < 0) {
       throw new ApiError(400, PARAMETER_ERROR, 'invalid transaction pointer');
     }

@@ -26,6 +26,7 @@ import {
 } from '../../devnet/index/records';
 import { PyFloat, divToNumber, pyDumps, pyFloatRepr, pyRound } from '../../devnet/index/pyjson';
 import { IndexServer } from '../../devnet/index/server';
+import { Chain, REGTEST_GENESIS_HASH } from '../../devnet/chain/chain';
 import { indexSample } from '../fixtures';
 
 // ---------------------------------------------------------------- a small hand-made chain
@@ -818,7 +819,10 @@ describe('IndexServer', () => {
     const badPtr: [number, string] = [400, '{"error_code": 5, "message": "invalid transaction pointer", "details": ""}'];
     expect(e('/v1/blockchain/transaction/abc')).toEqual(badPtr);
     expect(e('/v1/blockchain/transaction/1:-1')).toEqual(badPtr);
-    expect(e('/v1/blockchain/transaction/1:2:3')).toEqual(badPtr);
+    expect(e('/v1/blockchain/transaction/1:')).toEqual(badPtr);
+    expect(e('/v1/blockchain/transaction/' + '1'.repeat(63))).toEqual(badPtr);
+    // the server reads k[0] and k[1] of pointer.split(':') only
+    expect(get('/v1/blockchain/transaction/1:2:3').json.data).toEqual(get('/v1/blockchain/transaction/1:2').json.data);
   });
 
   it('serves address utxo', () => {
@@ -844,5 +848,47 @@ describe('IndexServer', () => {
     const broken = new IndexServer({ ...view, tipHeight: () => 2, blockAt: () => { throw new Error('db down'); } } as unknown as ChainView);
     const r = broken.handle({ method: 'GET', path: '/v1/blockchain/block/1', query: new URLSearchParams() });
     expect([r.status, r.body]).toEqual([500, '{"error_code": 1, "message": "internal server error", "details": ""}']);
+  });
+});
+
+// ---------------------------------------------------------------- against the real devnet chain
+
+describe('records over the devnet Chain', () => {
+  const chain = new Chain({ clock: () => 1_700_000_000 });
+  for (let i = 0; i < 3; i++) chain.mineBlock(p2wpkhA);
+  const s = new IndexServer(chain);
+  const call = (path: string): Obj => JSON.parse(s.handle({ method: 'GET', path, query: new URLSearchParams() }).body) as Obj;
+
+  it('renders the regtest genesis block and its coinbase', () => {
+    const g = call('/v1/blockchain/block/0').data as Obj;
+    expect(Object.keys(g)).toEqual(Object.keys(dataOf('bgl_block_37258.json')));
+    expect(g.hash).toBe(REGTEST_GENESIS_HASH);
+    const header = base64.decode(g.header as string);
+    expect(H(rev(dsha(header.slice(0, 80))))).toBe(REGTEST_GENESIS_HASH);
+    expect(g).toMatchObject({ version: 1, versionHex: '01', bits: 0x207fffff, nonce: 2, nonceHex: '00000002', difficulty: 4.6565423739069247e-10, confirmations: 4, transactionsCount: 1, estimatedBlockReward: 5_000_000_000, blockReward: 5_000_000_000, blockFeeReward: 0, amount: 5_000_000_000 });
+    expect(g.blockDifficulty).toBe(targetToDifficulty(BigInt('0x' + REGTEST_GENESIS_HASH)));
+    const txid = chain.blockAt(0)!.txs[0]!.txid;
+    const tx = call(`/v1/blockchain/transaction/${txid}`).data as Obj;
+    expect(tx).toMatchObject({ coinbase: true, segwit: false, merkleProof: '', fee: 0, data: null, blockIndex: 0 });
+    expect(verifyMerkleProof(txid, 0, tx.merkleProof as string, chain.blockAt(0)!.merkleRoot)).toBe(true);
+    const out0 = (tx.vOut as Obj)['0'] as Obj;
+    expect(out0).toMatchObject({ nType: 2, type: 'PUBKEY', reqSigs: 1, scriptPubKeyOpcodes: '[65] OP_CHECKSIG' });
+    expect((out0.address as string)[0]).toMatch(/[mn]/);
+  });
+
+  it('renders mined blocks, coinbase txs and the utxo list', () => {
+    const tip = call('/v1/blockchain/block/last').data as Obj;
+    expect(tip).toMatchObject({ height: 3, confirmations: 1, nextBlockHash: null, previousBlockHash: chain.blockAt(2)!.hash });
+    expect(H(rev(dsha(base64.decode(tip.header as string).slice(0, 80))))).toBe(tip.hash);
+    expect(tip.weight).toBe(3 * (tip.strippedSize as number) + (tip.size as number));
+    const cb = chain.blockAt(3)!.txs[0]!;
+    const rec = call(`/v1/blockchain/transaction/${cb.txid}`).data as Obj;
+    expect(Object.keys(rec)).toEqual(TX_ORDER.filter((k) => k in rec));
+    expect(rec.weight).toBe(3 * (rec.bSize as number) + (rec.size as number));
+    expect(rec.vSize).toBe(Math.ceil((rec.weight as number) / 4));
+    expect(verifyMerkleProof(cb.txid, 0, rec.merkleProof as string, chain.blockAt(3)!.merkleRoot)).toBe(true);
+    const utxo = call(`/v1/blockchain/address/utxo/${addrA}`).data as Obj[];
+    expect(utxo.map((u) => u.block)).toEqual([1, 2, 3]);
+    expect(Object.keys(utxo[0]!)).toEqual(['txId', 'vOut', 'block', 'txIndex', 'amount']);
   });
 });
