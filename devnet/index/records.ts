@@ -96,8 +96,9 @@ export function pyInt(text: string | null | undefined): number | undefined {
   if (text === null || text === undefined) return undefined;
   const t = text.trim();
   if (!/^[+-]?\d+(_\d+)*$/.test(t)) return undefined;
+  // Beyond 2^53 the value is approximate, which only matters for lookups that fail anyway.
   const v = Number(t.replace(/_/g, ''));
-  return Number.isSafeInteger(v) ? v : undefined;
+  return Number.isFinite(v) ? v : undefined;
 }
 
 // ---------- block record ----------

@@ -39,7 +39,6 @@ export interface IndexServerOptions {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const PREFIX = '/v1/blockchain/';
 
 type Route = 'block' | 'transaction' | 'utxo';
 
@@ -164,5 +163,3 @@ function json(status: number, value: PyJson): IndexResponse {
 export function errorResponse(status: number, code: number, message: string): IndexResponse {
   return json(status, { error_code: code, message, details: '' });
 }
-
-export { PREFIX as INDEX_PATH_PREFIX };

@@ -815,6 +815,8 @@ describe('IndexServer', () => {
     expect(e('/v1/blockchain/transaction/' + 'ab'.repeat(32))).toEqual(nf);
     expect(e('/v1/blockchain/transaction/1:9')).toEqual(nf);
     expect(e('/v1/blockchain/transaction/9:0')).toEqual(nf);
+    expect(e('/v1/blockchain/transaction/99999999999999999999:0')).toEqual(nf);
+    expect(e('/v1/blockchain/transaction/%201_0%20:0')).toEqual(nf);
     expect(e('/v1/blockchain/transaction/' + 'zz'.repeat(32))).toEqual([400, '{"error_code": 5, "message": "invalid transaction hash", "details": ""}']);
     const badPtr: [number, string] = [400, '{"error_code": 5, "message": "invalid transaction pointer", "details": ""}'];
     expect(e('/v1/blockchain/transaction/abc')).toEqual(badPtr);
