@@ -7,7 +7,18 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Network } from './networks';
-import { OP_0, OP_CHECKSIG, OP_DUP, OP_EQUAL, OP_EQUALVERIFY, OP_HASH160, encodeOpN, isPayToAnchorProgram, solver } from './script';
+import {
+  OP_0,
+  OP_CHECKSIG,
+  OP_DUP,
+  OP_EQUAL,
+  OP_EQUALVERIFY,
+  OP_HASH160,
+  encodeOpN,
+  isPayToAnchorProgram,
+  solver,
+  type TxoutType,
+} from './script';
 
 export type Destination =
   | { type: 'pkhash'; hash: Uint8Array }
@@ -542,7 +553,12 @@ export function scriptForDestination(dest: Destination): Uint8Array {
  * {@link extractDestinationWithPubkey} to get the PubKeyDestination Core also fills in then.
  */
 export function extractDestination(script: Uint8Array): Destination | null {
-  const { type, solutions } = solver(script);
+  return extractDestinationFromSolved(solver(script));
+}
+
+/** ExtractDestination on an already computed Solver result. */
+export function extractDestinationFromSolved(solved: { type: TxoutType; solutions: Uint8Array[] }): Destination | null {
+  const { type, solutions } = solved;
   const s0 = solutions[0];
   switch (type) {
     case 'pubkeyhash':

@@ -3,9 +3,9 @@
  * provider). Key order: asm, desc (include_address), hex (include_hex), address (include_address
  * and ExtractDestination succeeded and type != pubkey), type.
  */
-import { encodeDestination, extractDestination } from './address';
+import { encodeDestination, extractDestinationFromSolved } from './address';
 import { toHex } from './hex';
-import { inferDescriptor, type SigningProviderLike } from './infer';
+import { inferDescriptorSolved, type SigningProviderLike } from './infer';
 import type { Network } from './networks';
 import { scriptToAsm, solver } from './script';
 
@@ -18,14 +18,17 @@ export interface ScriptToUnivOptions {
 
 export function scriptToUniv(script: Uint8Array, opts: ScriptToUnivOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const solved = solver(script);
   out.asm = scriptToAsm(script);
-  if (opts.includeAddress) out.desc = inferDescriptor(script, opts.network, opts.provider);
-  if (opts.includeHex) out.hex = toHex(script);
-  const { type } = solver(script);
-  if (opts.includeAddress && type !== 'pubkey') {
-    const dest = extractDestination(script);
-    if (dest) out.address = encodeDestination(dest, opts.network);
+  let address: string | null = null;
+  if (opts.includeAddress) {
+    // ExtractDestination is false for P2PK (v30), so `address` is null there too.
+    const dest = extractDestinationFromSolved(solved);
+    if (dest) address = encodeDestination(dest, opts.network);
+    out.desc = inferDescriptorSolved(script, opts.network, opts.provider, solved, address);
   }
-  out.type = type;
+  if (opts.includeHex) out.hex = toHex(script);
+  if (opts.includeAddress && address !== null && solved.type !== 'pubkey') out.address = address;
+  out.type = solved.type;
   return out;
 }

@@ -200,3 +200,19 @@ describe('InferDescriptor without provider', () => {
     expect(d('5120' + 'ff'.repeat(32))).toMatch(/^addr\(bcrt1p/);
   });
 });
+
+describe('descriptor checksum', () => {
+  it('fast checksum equals descriptor-checksum.ts', async () => {
+    const { fastDescriptorChecksum } = await import('../../shared/bitcoin/infer');
+    const { descriptorChecksum } = await import('../../shared/bitcoin/descriptor-checksum');
+    const samples = [
+      '',
+      'raw(6a02beef)',
+      "pkh([ac9d42e0/44'/1'/0']tpubDCzqCp2HLNSCMLhJY36gJHaNMHo5ApjBE4ry2sUo2rP3yQND5qPiSwUzaGcXYjNiFLmwwPemJdZ2hoNtgz6jYqs7ee45djc8d4ECmuHgQVS/0/*)",
+      'addr(bcrt1px3wvuhjectwm5uewkvu7kn2nq4wew7934cz94zx5uv4qrergys4qmljwmx)',
+      'a~b"c\\d e`#ZZ',
+      'bad\u00e9',
+    ];
+    for (const s of samples) expect(fastDescriptorChecksum(s), s).toBe(descriptorChecksum(s));
+  });
+});
