@@ -1,0 +1,995 @@
+/**
+ * PSBT decoding exactly like Bitcoin Core v30: a port of src/psbt.h Unserialize (global map,
+ * inputs, outputs; BIP174 / BIP371 taproot / BIP373 MuSig2 fields, proprietary and unknown keys)
+ * and of rpc/rawtransaction.cpp `decodepsbt` (result layout, fee rule).
+ *
+ * Core v30 has PSBT_HIGHEST_VERSION = 0: a PSBT_GLOBAL_VERSION above 0 is rejected with
+ * "Unsupported version number" and the BIP370 (v2) global/input/output types are unknown keys.
+ *
+ * Every failure is returned as data with Core's text: `TX decode failed <what()>`, where the
+ * what() of a std::ios_base::failure carries the libstdc++ suffix ": iostream error".
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { btcJson, moneyRange } from '../amounts';
+import { encodeBase58Check } from './address';
+import { decodeRawTransactionJson, txOutUniv, type ScriptUnivCache } from './decode';
+import { toHex } from './hex';
+import type { Network } from './networks';
+import { checkSignatureEncodingStrict, scriptToAsm, sighashToStr } from './script';
+import { scriptToUniv } from './script-univ';
+import { ByteReader, hexOf, readTx, StreamError, type ParsedTx, type TxOut } from './tx';
+
+export type DecodePsbtResult =
+  | { ok: true; result: Record<string, unknown> }
+  | { ok: false; code: -22; message: string };
+
+// ---------------------------------------------------------------------------------------------
+// Base64 (util/strencodings.cpp DecodeBase64: length % 4 == 0, up to two '=', zero pad bits)
+// ---------------------------------------------------------------------------------------------
+
+const B64 = new Int8Array(256).fill(-1);
+{
+  const alpha = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  for (let i = 0; i < 64; i++) B64[alpha.charCodeAt(i)] = i;
+}
+
+/** Core DecodeBase64; null when invalid. */
+export function decodeBase64Core(str: string): Uint8Array | null {
+  let n = str.length;
+  if (n % 4 !== 0) return null;
+  if (n >= 1 && str.charCodeAt(n - 1) === 0x3d) n--;
+  if (n >= 1 && str.charCodeAt(n - 1) === 0x3d) n--;
+  const out = new Uint8Array(Math.floor((n * 6) / 8));
+  let acc = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = 0; i < n; i++) {
+    const c = str.charCodeAt(i);
+    const v = c < 256 ? B64[c]! : -1;
+    if (v < 0) return null;
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  if (bits >= 6 || ((acc << (8 - bits)) & 0xff) !== 0) return null;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public keys (CPubKey::IsFullyValid without libsecp256k1)
+// ---------------------------------------------------------------------------------------------
+
+const P = 2n ** 256n - 2n ** 32n - 977n;
+
+function bytesToBig(b: Uint8Array, start: number, end: number): bigint {
+  return BigInt('0x' + hexOf(b, start, end));
+}
+
+function jacobi(a: bigint, n: bigint): number {
+  a %= n;
+  let t = 1;
+  while (a !== 0n) {
+    while ((a & 1n) === 0n) {
+      a >>= 1n;
+      const r = n & 7n;
+      if (r === 3n || r === 5n) t = -t;
+    }
+    const tmp = a;
+    a = n;
+    n = tmp;
+    if ((a & 3n) === 3n && (n & 3n) === 3n) t = -t;
+    a %= n;
+  }
+  return n === 1n ? t : 0;
+}
+
+/** CPubKey::GetLen(header). */
+function pubkeyLen(h: number): number {
+  if (h === 2 || h === 3) return 33;
+  if (h === 4 || h === 6 || h === 7) return 65;
+  return 0;
+}
+
+/** CPubKey(bytes).IsFullyValid(): right size for the header and a point on secp256k1. */
+export function isFullyValidPubkey(b: Uint8Array): boolean {
+  const h = b[0];
+  if (h === undefined || pubkeyLen(h) !== b.length) return false;
+  const x = bytesToBig(b, 1, 33);
+  if (x >= P) return false;
+  const rhs = (((x * x) % P) * x + 7n) % P;
+  if (b.length === 33) return jacobi(rhs, P) !== -1;
+  const y = bytesToBig(b, 33, 65);
+  if (y >= P) return false;
+  if ((y * y) % P !== rhs) return false;
+  if (h === 6 || h === 7) return Number(y & 1n) === (h & 1);
+  return true;
+}
+
+/** A CPubKey built from 33 bytes (musig2 fields): valid only with a 02/03 header; else HexStr is "". */
+function pk33(b: Uint8Array): { sort: string; hex: string } {
+  const h = b[0];
+  if (h === 2 || h === 3) {
+    const hex = toHex(b);
+    return { sort: hex, hex };
+  }
+  return { sort: 'g', hex: '' }; // invalid CPubKey: header 0xFF, size 0 (sorts last, all equal)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+function fail(msg: string): never {
+  throw new StreamError(msg);
+}
+
+interface KeyOrigin {
+  fp: Uint8Array;
+  path: number[];
+}
+
+/** DeserializeKeyOrigin(s, length). */
+function readKeyOrigin(s: ByteReader, length: number): KeyOrigin {
+  if (length % 4 !== 0 || length === 0) fail('Invalid length for HD key path');
+  const fp = s.bytes(4);
+  const path: number[] = [];
+  for (let i = 4; i < length; i += 4) path.push(s.u32());
+  return { fp, path };
+}
+
+/** WriteHDKeypath(path) with 'h' for hardened steps. */
+function formatHDKeypath(path: number[]): string {
+  let s = 'm';
+  for (const i of path) {
+    s += '/' + (i & 0x7fffffff);
+    if (i >= 0x80000000) s += 'h';
+  }
+  return s;
+}
+
+/** UnserializeFromVector: the value's stated size must equal what the reader consumed. */
+function fromVector<T>(s: ByteReader, f: () => T): T {
+  const expected = s.compactSize();
+  const before = s.remaining;
+  const v = f();
+  if (s.remaining + expected !== before) fail('Size of value was not the stated size');
+  return v;
+}
+
+function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortedValues<V>(m: Map<string, V>): V[] {
+  const keys = [...m.keys()].sort(cmpStr);
+  return keys.map((k) => m.get(k)!);
+}
+
+function isNull(b: Uint8Array | undefined): boolean {
+  if (!b) return true;
+  for (let i = 0; i < b.length; i++) if (b[i] !== 0) return false;
+  return true;
+}
+
+const ZERO32_HEX = '00'.repeat(32);
+
+interface Proprietary {
+  identifier: Uint8Array;
+  subtype: number;
+  key: Uint8Array;
+  value: Uint8Array;
+}
+
+/** The PSBT_*_PROPRIETARY case, shared by the three maps. */
+function readProprietary(s: ByteReader, skey: ByteReader, key: Uint8Array, props: Map<string, Proprietary>): void {
+  const identifier = skey.varBytes();
+  const subtype = skey.compactSize();
+  const k = toHex(key);
+  if (props.has(k)) fail('Duplicate Key, proprietary key already found');
+  const value = s.varBytes();
+  props.set(k, { identifier, subtype, key, value });
+}
+
+function readUnknown(s: ByteReader, key: Uint8Array, unknown: Map<string, Uint8Array>): void {
+  const k = toHex(key);
+  if (unknown.has(k)) fail('Duplicate Key, key for unknown value already provided');
+  unknown.set(k, s.varBytes());
+}
+
+/** DeserializeHDKeypaths into a map keyed by pubkey hex. */
+function readHDKeypath(s: ByteReader, key: Uint8Array, paths: Map<string, KeyOrigin>): void {
+  if (key.length !== 66 && key.length !== 34) fail('Size of key was not the expected size for the type BIP32 keypath');
+  const pub = key.subarray(1);
+  if (!isFullyValidPubkey(pub)) fail('Invalid pubkey');
+  const k = toHex(pub);
+  if (paths.has(k)) fail('Duplicate Key, pubkey derivation path already provided');
+  paths.set(k, readKeyOrigin(s, s.compactSize()));
+}
+
+interface TapBip32 {
+  leafHashes: string[];
+  origin: KeyOrigin;
+}
+
+/** The PSBT_{IN,OUT}_TAP_BIP32_DERIVATION value. */
+function readTapBip32(s: ByteReader, side: 'Input' | 'Output'): TapBip32 {
+  const valueLen = s.compactSize();
+  const before = s.remaining;
+  const n = s.compactSize();
+  const hashes = new Set<string>();
+  for (let i = 0; i < n; i++) hashes.add(hexOf(s.bytes(32)));
+  const hashesLen = before - s.remaining;
+  if (hashesLen > valueLen) fail(`${side} Taproot BIP32 keypath has an invalid length`);
+  const origin = readKeyOrigin(s, valueLen - hashesLen);
+  return { leafHashes: [...hashes].sort(cmpStr), origin };
+}
+
+/** DeserializeMuSig2ParticipantPubkeys. */
+function readMusigParticipants(
+  s: ByteReader,
+  skey: ByteReader,
+  out: Map<string, { agg: string; parts: string[] }>,
+  context: 'Input' | 'Output',
+): void {
+  const agg = pk33(skey.bytes(33));
+  const val = s.varBytes();
+  const parts: string[] = [];
+  let p = 0;
+  while (val.length - p >= 33) {
+    parts.push(pk33(val.subarray(p, p + 33)).hex);
+    p += 33;
+  }
+  if (p !== val.length) fail(`${context} musig2 participants pubkeys value size is not a multiple of 33`);
+  if (!out.has(agg.sort)) out.set(agg.sort, { agg: agg.hex, parts });
+}
+
+interface MusigDatum {
+  part: string;
+  agg: string;
+  leaf: string;
+  value: string;
+}
+
+/** DeserializeMuSig2ParticipantDataIdentifier + the map insertion (first one wins). */
+function readMusigIdent(skey: ByteReader): { agg: { sort: string; hex: string }; part: { sort: string; hex: string }; leaf: string } {
+  const part = pk33(skey.bytes(33));
+  const agg = pk33(skey.bytes(33));
+  const leaf = skey.empty ? ZERO32_HEX : hexOf(skey.bytes(32));
+  return { agg, part, leaf };
+}
+
+function putMusig(m: Map<string, MusigDatum>, id: ReturnType<typeof readMusigIdent>, value: string): void {
+  // Sort key: (aggregate pubkey, leaf hash) then participant pubkey.
+  const k = id.agg.sort + '|' + id.leaf + '|' + id.part.sort;
+  if (!m.has(k)) m.set(k, { part: id.part.hex, agg: id.agg.hex, leaf: id.leaf, value });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input / output maps
+// ---------------------------------------------------------------------------------------------
+
+interface PsbtInput {
+  nonWitnessUtxo?: ParsedTx;
+  witnessUtxo?: TxOut;
+  partialSigs: Map<string, { pubkey: string; sig: string }>;
+  sighash?: number;
+  redeemScript?: Uint8Array;
+  witnessScript?: Uint8Array;
+  hdKeypaths: Map<string, KeyOrigin>;
+  finalScriptSig?: Uint8Array;
+  finalScriptWitness?: Uint8Array[];
+  ripemd160: Map<string, Uint8Array>;
+  sha256: Map<string, Uint8Array>;
+  hash160: Map<string, Uint8Array>;
+  hash256: Map<string, Uint8Array>;
+  tapKeySig?: Uint8Array;
+  tapScriptSigs: Map<string, { pubkey: string; leaf: string; sig: Uint8Array }>;
+  tapScripts: Map<string, { script: Uint8Array; scriptHex: string; ver: number; controls: Map<string, Uint8Array> }>;
+  tapBip32: Map<string, TapBip32>;
+  tapInternalKey?: Uint8Array;
+  tapMerkleRoot?: Uint8Array;
+  musigParticipants: Map<string, { agg: string; parts: string[] }>;
+  musigPubnonces: Map<string, MusigDatum>;
+  musigPartialSigs: Map<string, MusigDatum>;
+  proprietary: Map<string, Proprietary>;
+  unknown: Map<string, Uint8Array>;
+}
+
+interface PsbtOutput {
+  redeemScript?: Uint8Array;
+  witnessScript?: Uint8Array;
+  hdKeypaths: Map<string, KeyOrigin>;
+  tapInternalKey?: Uint8Array;
+  tapTree: { depth: number; ver: number; script: Uint8Array }[];
+  tapBip32: Map<string, TapBip32>;
+  musigParticipants: Map<string, { agg: string; parts: string[] }>;
+  proprietary: Map<string, Proprietary>;
+  unknown: Map<string, Uint8Array>;
+}
+
+/** Per-decode cache of non_witness_utxo parses keyed by their exact bytes' position-independent identity. */
+interface DecodeCtx {
+  utxoCache: Map<string, ParsedTx>;
+}
+
+function readKey(s: ByteReader): Uint8Array {
+  return s.varBytes();
+}
+
+function keySeen(lookup: Set<string>, key: Uint8Array): boolean {
+  const k = key.length === 1 ? String(key[0]) : toHex(key);
+  if (lookup.has(k)) return true;
+  lookup.add(k);
+  return false;
+}
+
+/** Parses a non_witness_utxo (TX_WITH_WITNESS) reusing an earlier parse of identical bytes. */
+function readNonWitnessUtxo(s: ByteReader, ctx: DecodeCtx): ParsedTx {
+  const expected = s.compactSize();
+  const before = s.remaining;
+  // Identical bytes repeat when several inputs spend one transaction: reuse the earlier parse.
+  if (expected <= before && expected >= 10) {
+    const start = s.pos;
+    const view = s.buf.subarray(start, start + expected);
+    const fp = fingerprint(view);
+    const hit = ctx.utxoCache.get(fp);
+    if (hit && hit.size === expected && sameBytes(hit, view)) {
+      s.pos = start + expected;
+      return hit;
+    }
+    const tx = readTx(s, true);
+    if (s.remaining + expected !== before) fail('Size of value was not the stated size');
+    rawOf.set(tx, view);
+    ctx.utxoCache.set(fp, tx);
+    return tx;
+  }
+  const tx = readTx(s, true);
+  if (s.remaining + expected !== before) fail('Size of value was not the stated size');
+  return tx;
+}
+
+const rawOf = new WeakMap<ParsedTx, Uint8Array>();
+
+function fingerprint(v: Uint8Array): string {
+  // Cheap identity: length and a few sampled windows; confirmed by a full compare on hit.
+  const n = v.length;
+  return `${n}:${hexOf(v, 0, Math.min(n, 48))}:${hexOf(v, Math.max(0, n - 48), n)}:${hexOf(v, n >> 1, Math.min(n, (n >> 1) + 32))}`;
+}
+
+function sameBytes(tx: ParsedTx, view: Uint8Array): boolean {
+  const raw = rawOf.get(tx);
+  if (!raw || raw.length !== view.length) return false;
+  for (let i = 0; i < raw.length; i++) if (raw[i] !== view[i]) return false;
+  return true;
+}
+
+function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
+  const inp: PsbtInput = {
+    partialSigs: new Map(),
+    hdKeypaths: new Map(),
+    ripemd160: new Map(),
+    sha256: new Map(),
+    hash160: new Map(),
+    hash256: new Map(),
+    tapScriptSigs: new Map(),
+    tapScripts: new Map(),
+    tapBip32: new Map(),
+    musigParticipants: new Map(),
+    musigPubnonces: new Map(),
+    musigPartialSigs: new Map(),
+    proprietary: new Map(),
+    unknown: new Map(),
+  };
+  const lookup = new Set<string>();
+  let foundSep = false;
+  while (!s.empty) {
+    const key = readKey(s);
+    if (key.length === 0) {
+      foundSep = true;
+      break;
+    }
+    const skey = new ByteReader(key, 0, key.length, 'SpanReader');
+    const type = skey.compactSize();
+    switch (type) {
+      case 0x00: // PSBT_IN_NON_WITNESS_UTXO
+        if (keySeen(lookup, key)) fail('Duplicate Key, input non-witness utxo already provided');
+        if (key.length !== 1) fail('Non-witness utxo key is more than one byte type');
+        inp.nonWitnessUtxo = readNonWitnessUtxo(s, ctx);
+        break;
+      case 0x01: // PSBT_IN_WITNESS_UTXO
+        if (keySeen(lookup, key)) fail('Duplicate Key, input witness utxo already provided');
+        if (key.length !== 1) fail('Witness utxo key is more than one byte type');
+        inp.witnessUtxo = fromVector(s, () => {
+          const value = s.i64();
+          const script = s.varBytes();
+          return { value, script };
+        });
+        break;
+      case 0x02: {
+        // PSBT_IN_PARTIAL_SIG
+        if (key.length !== 66 && key.length !== 34) {
+          fail('Size of key was not the expected size for the type partial signature pubkey');
+        }
+        const pub = key.subarray(1);
+        if (!isFullyValidPubkey(pub)) fail('Invalid pubkey');
+        const keyId = hexOf(ripemd160(sha256(pub)));
+        if (inp.partialSigs.has(keyId)) fail('Duplicate Key, input partial signature for pubkey already provided');
+        const sig = s.varBytes();
+        if (sig.length === 0 || !checkSignatureEncodingStrict(sig)) fail('Signature is not a valid encoding');
+        inp.partialSigs.set(keyId, { pubkey: toHex(pub), sig: toHex(sig) });
+        break;
+      }
+      case 0x03: // PSBT_IN_SIGHASH
+        if (keySeen(lookup, key)) fail('Duplicate Key, input sighash type already provided');
+        if (key.length !== 1) fail('Sighash type key is more than one byte type');
+        inp.sighash = fromVector(s, () => s.i32());
+        break;
+      case 0x04:
+        if (keySeen(lookup, key)) fail('Duplicate Key, input redeemScript already provided');
+        if (key.length !== 1) fail('Input redeemScript key is more than one byte type');
+        inp.redeemScript = s.varBytes();
+        break;
+      case 0x05:
+        if (keySeen(lookup, key)) fail('Duplicate Key, input witnessScript already provided');
+        if (key.length !== 1) fail('Input witnessScript key is more than one byte type');
+        inp.witnessScript = s.varBytes();
+        break;
+      case 0x06:
+        readHDKeypath(s, key, inp.hdKeypaths);
+        break;
+      case 0x07:
+        if (keySeen(lookup, key)) fail('Duplicate Key, input final scriptSig already provided');
+        if (key.length !== 1) fail('Final scriptSig key is more than one byte type');
+        inp.finalScriptSig = s.varBytes();
+        break;
+      case 0x08:
+        if (keySeen(lookup, key)) fail('Duplicate Key, input final scriptWitness already provided');
+        if (key.length !== 1) fail('Final scriptWitness key is more than one byte type');
+        inp.finalScriptWitness = fromVector(s, () => {
+          const n = s.compactSize();
+          const stack: Uint8Array[] = [];
+          for (let i = 0; i < n; i++) stack.push(s.varBytes());
+          return stack;
+        });
+        break;
+      case 0x0a:
+      case 0x0b:
+      case 0x0c:
+      case 0x0d: {
+        const [size, name, map] =
+          type === 0x0a
+            ? ([21, 'ripemd160', inp.ripemd160] as const)
+            : type === 0x0b
+              ? ([33, 'sha256', inp.sha256] as const)
+              : type === 0x0c
+                ? ([21, 'hash160', inp.hash160] as const)
+                : ([33, 'hash256', inp.hash256] as const);
+        if (key.length !== size) fail(`Size of key was not the expected size for the type ${name} preimage`);
+        const h = hexOf(key, 1);
+        if (map.has(h)) fail(`Duplicate Key, input ${name} preimage already provided`);
+        map.set(h, s.varBytes());
+        break;
+      }
+      case 0x13: {
+        if (keySeen(lookup, key)) fail('Duplicate Key, input Taproot key signature already provided');
+        if (key.length !== 1) fail('Input Taproot key signature key is more than one byte type');
+        const sig = s.varBytes();
+        inp.tapKeySig = sig;
+        if (sig.length < 64) fail('Input Taproot key path signature is shorter than 64 bytes');
+        if (sig.length > 65) fail('Input Taproot key path signature is longer than 65 bytes');
+        break;
+      }
+      case 0x14: {
+        if (keySeen(lookup, key)) fail('Duplicate Key, input Taproot script signature already provided');
+        if (key.length !== 65) fail('Input Taproot script signature key is not 65 bytes');
+        const sig = s.varBytes();
+        if (sig.length < 64) fail('Input Taproot script path signature is shorter than 64 bytes');
+        if (sig.length > 65) fail('Input Taproot script path signature is longer than 65 bytes');
+        const k = hexOf(key, 1);
+        if (!inp.tapScriptSigs.has(k)) inp.tapScriptSigs.set(k, { pubkey: hexOf(key, 1, 33), leaf: hexOf(key, 33, 65), sig });
+        break;
+      }
+      case 0x15: {
+        if (keySeen(lookup, key)) fail('Duplicate Key, input Taproot leaf script already provided');
+        if (key.length < 34) fail('Taproot leaf script key is not at least 34 bytes');
+        if ((key.length - 2) % 32 !== 0) fail("Input Taproot leaf script key's control block size is not valid");
+        const v = s.varBytes();
+        if (v.length === 0) fail('Input Taproot leaf script must be at least 1 byte');
+        const ver = v[v.length - 1]!;
+        const script = v.subarray(0, v.length - 1);
+        const scriptHex = toHex(script);
+        const k = scriptHex + ':' + ver;
+        let e = inp.tapScripts.get(k);
+        if (!e) {
+          e = { script, scriptHex, ver, controls: new Map() };
+          inp.tapScripts.set(k, e);
+        }
+        const cb = key.subarray(1);
+        const cbHex = toHex(cb);
+        if (!e.controls.has(cbHex)) e.controls.set(cbHex, cb);
+        break;
+      }
+      case 0x16: {
+        if (keySeen(lookup, key)) fail('Duplicate Key, input Taproot BIP32 keypath already provided');
+        if (key.length !== 33) fail('Input Taproot BIP32 keypath key is not at 33 bytes');
+        const x = hexOf(key, 1);
+        const v = readTapBip32(s, 'Input');
+        if (!inp.tapBip32.has(x)) inp.tapBip32.set(x, v);
+        break;
+      }
+      case 0x17:
+        if (keySeen(lookup, key)) fail('Duplicate Key, input Taproot internal key already provided');
+        if (key.length !== 1) fail('Input Taproot internal key key is more than one byte type');
+        inp.tapInternalKey = fromVector(s, () => s.bytes(32));
+        break;
+      case 0x18:
+        if (keySeen(lookup, key)) fail('Duplicate Key, input Taproot merkle root already provided');
+        if (key.length !== 1) fail('Input Taproot merkle root key is more than one byte type');
+        inp.tapMerkleRoot = fromVector(s, () => s.bytes(32));
+        break;
+      case 0x1a:
+        if (keySeen(lookup, key)) fail('Duplicate Key, input participant pubkeys for an aggregate key already provided');
+        if (key.length !== 34) fail('Input musig2 participants pubkeys aggregate key is not 34 bytes');
+        readMusigParticipants(s, skey, inp.musigParticipants, 'Input');
+        break;
+      case 0x1b: {
+        if (keySeen(lookup, key)) fail('Duplicate Key, input musig2 pubnonce already provided');
+        if (key.length !== 67 && key.length !== 99) fail('Input musig2 pubnonce key is not expected size of 67 or 99 bytes');
+        const id = readMusigIdent(skey);
+        const nonce = s.varBytes();
+        if (nonce.length !== 66) fail('Input musig2 pubnonce value is not 66 bytes');
+        putMusig(inp.musigPubnonces, id, toHex(nonce));
+        break;
+      }
+      case 0x1c: {
+        if (keySeen(lookup, key)) fail('Duplicate Key, input musig2 partial sig already provided');
+        if (key.length !== 67 && key.length !== 99) fail('Input musig2 partial sig key is not expected size of 67 or 99 bytes');
+        const id = readMusigIdent(skey);
+        const psig = fromVector(s, () => s.bytes(32));
+        putMusig(inp.musigPartialSigs, id, toHex(psig));
+        break;
+      }
+      case 0xfc:
+        readProprietary(s, skey, key, inp.proprietary);
+        break;
+      default:
+        readUnknown(s, key, inp.unknown);
+    }
+  }
+  if (!foundSep) fail('Separator is missing at the end of an input map');
+  return inp;
+}
+
+/** TaprootBuilder::Add sequence validity + IsComplete (depths only; hashes do not matter). */
+function tapTreeComplete(depths: number[]): boolean {
+  const branch: boolean[] = [];
+  for (const d of depths) {
+    let depth = d;
+    if (depth + 1 < branch.length) return false;
+    while (branch.length > depth && branch[depth]) {
+      branch.pop();
+      if (depth === 0) return false;
+      depth--;
+    }
+    while (branch.length <= depth) branch.push(false);
+    branch[depth] = true;
+  }
+  return branch.length === 0 || (branch.length === 1 && branch[0] === true);
+}
+
+function readOutput(s: ByteReader): PsbtOutput {
+  const out: PsbtOutput = {
+    hdKeypaths: new Map(),
+    tapTree: [],
+    tapBip32: new Map(),
+    musigParticipants: new Map(),
+    proprietary: new Map(),
+    unknown: new Map(),
+  };
+  const lookup = new Set<string>();
+  let foundSep = false;
+  while (!s.empty) {
+    const key = readKey(s);
+    if (key.length === 0) {
+      foundSep = true;
+      break;
+    }
+    const skey = new ByteReader(key, 0, key.length, 'SpanReader');
+    const type = skey.compactSize();
+    switch (type) {
+      case 0x00:
+        if (keySeen(lookup, key)) fail('Duplicate Key, output redeemScript already provided');
+        if (key.length !== 1) fail('Output redeemScript key is more than one byte type');
+        out.redeemScript = s.varBytes();
+        break;
+      case 0x01:
+        if (keySeen(lookup, key)) fail('Duplicate Key, output witnessScript already provided');
+        if (key.length !== 1) fail('Output witnessScript key is more than one byte type');
+        out.witnessScript = s.varBytes();
+        break;
+      case 0x02:
+        readHDKeypath(s, key, out.hdKeypaths);
+        break;
+      case 0x05:
+        if (keySeen(lookup, key)) fail('Duplicate Key, output Taproot internal key already provided');
+        if (key.length !== 1) fail('Output Taproot internal key key is more than one byte type');
+        out.tapInternalKey = fromVector(s, () => s.bytes(32));
+        break;
+      case 0x06: {
+        if (keySeen(lookup, key)) fail('Duplicate Key, output Taproot tree already provided');
+        if (key.length !== 1) fail('Output Taproot tree key is more than one byte type');
+        const treeV = s.varBytes();
+        const st = new ByteReader(treeV, 0, treeV.length, 'SpanReader');
+        if (st.empty) fail('Output Taproot tree must not be empty');
+        const depths: number[] = [];
+        while (!st.empty) {
+          const depth = st.u8();
+          const ver = st.u8();
+          const script = st.varBytes();
+          if (depth > 128) fail('Output Taproot tree has as leaf greater than Taproot maximum depth');
+          if ((ver & ~0xfe) !== 0) fail('Output Taproot tree has a leaf with an invalid leaf version');
+          out.tapTree.push({ depth, ver, script });
+          depths.push(depth);
+        }
+        if (!tapTreeComplete(depths)) fail('Output Taproot tree is malformed');
+        break;
+      }
+      case 0x07: {
+        if (keySeen(lookup, key)) fail('Duplicate Key, output Taproot BIP32 keypath already provided');
+        if (key.length !== 33) fail('Output Taproot BIP32 keypath key is not at 33 bytes');
+        const x = hexOf(key, 1);
+        const v = readTapBip32(s, 'Output');
+        if (!out.tapBip32.has(x)) out.tapBip32.set(x, v);
+        break;
+      }
+      case 0x08:
+        if (keySeen(lookup, key)) fail('Duplicate Key, output participant pubkeys for an aggregate key already provided');
+        if (key.length !== 34) fail('Output musig2 participants pubkeys aggregate key is not 34 bytes');
+        readMusigParticipants(s, skey, out.musigParticipants, 'Output');
+        break;
+      case 0xfc:
+        readProprietary(s, skey, key, out.proprietary);
+        break;
+      default:
+        readUnknown(s, key, out.unknown);
+    }
+  }
+  if (!foundSep) fail('Separator is missing at the end of an output map');
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole PSBT
+// ---------------------------------------------------------------------------------------------
+
+interface GlobalXpub {
+  key: Uint8Array; // 78 serialized bytes (version + BIP32 ext pubkey)
+  sort: string; // pubkey then chaincode (CExtPubKey operator<)
+}
+
+interface Psbt {
+  tx: ParsedTx;
+  xpubs: Map<string, { origin: KeyOrigin; xpubs: GlobalXpub[] }>;
+  version?: number;
+  proprietary: Map<string, Proprietary>;
+  unknown: Map<string, Uint8Array>;
+  inputs: PsbtInput[];
+  outputs: PsbtOutput[];
+}
+
+/** KeyOriginInfo operator< as a sortable string: fingerprint, path length, path elements. */
+function originSortKey(o: KeyOrigin): string {
+  let s = hexOf(o.fp) + o.path.length.toString(16).padStart(8, '0');
+  for (const p of o.path) s += p.toString(16).padStart(8, '0');
+  return s;
+}
+
+function readPsbt(bytes: Uint8Array): Psbt {
+  const s = new ByteReader(bytes);
+  const magic = s.bytes(5);
+  if (magic[0] !== 0x70 || magic[1] !== 0x73 || magic[2] !== 0x62 || magic[3] !== 0x74 || magic[4] !== 0xff) {
+    fail('Invalid PSBT magic bytes');
+  }
+  const lookup = new Set<string>();
+  const seenXpubs = new Set<string>();
+  let tx: ParsedTx | undefined;
+  let version: number | undefined;
+  const xpubs = new Map<string, { origin: KeyOrigin; xpubs: GlobalXpub[] }>();
+  const proprietary = new Map<string, Proprietary>();
+  const unknown = new Map<string, Uint8Array>();
+  let foundSep = false;
+  while (!s.empty) {
+    const key = readKey(s);
+    if (key.length === 0) {
+      foundSep = true;
+      break;
+    }
+    const skey = new ByteReader(key, 0, key.length, 'SpanReader');
+    const type = skey.compactSize();
+    switch (type) {
+      case 0x00: {
+        if (keySeen(lookup, key)) fail('Duplicate Key, unsigned tx already provided');
+        if (key.length !== 1) fail('Global unsigned tx key is more than one byte type');
+        const t = fromVector(s, () => readTx(s, false));
+        tx = t;
+        for (const txin of t.vin) {
+          if (txin.scriptSig.length !== 0 || txin.witness.length !== 0) {
+            fail('Unsigned tx does not have empty scriptSigs and scriptWitnesses.');
+          }
+        }
+        break;
+      }
+      case 0x01: {
+        if (key.length !== 79) fail('Size of key was not the expected size for the type global xpub');
+        const pub = key.subarray(46, 79);
+        if (!isFullyValidPubkey(pub)) fail('Invalid pubkey');
+        const sort = hexOf(pub) + hexOf(key, 14, 46);
+        if (seenXpubs.has(sort)) fail('Duplicate key, global xpub already provided');
+        seenXpubs.add(sort);
+        const origin = readKeyOrigin(s, s.compactSize());
+        const ok = originSortKey(origin);
+        let e = xpubs.get(ok);
+        if (!e) {
+          e = { origin, xpubs: [] };
+          xpubs.set(ok, e);
+        }
+        e.xpubs.push({ key: key.subarray(1), sort });
+        break;
+      }
+      case 0xfb: {
+        if (version !== undefined) fail('Duplicate Key, version already provided');
+        if (key.length !== 1) fail('Global version key is more than one byte type');
+        const v = fromVector(s, () => s.u32());
+        version = v;
+        if (v > 0) fail('Unsupported version number');
+        break;
+      }
+      case 0xfc:
+        readProprietary(s, skey, key, proprietary);
+        break;
+      default:
+        readUnknown(s, key, unknown);
+    }
+  }
+  if (!foundSep) fail('Separator is missing at the end of the global map');
+  if (!tx) fail('No unsigned transaction was provided');
+
+  const ctx: DecodeCtx = { utxoCache: new Map() };
+  const inputs: PsbtInput[] = [];
+  for (let i = 0; !s.empty && i < tx.vin.length; i++) {
+    const input = readInput(s, ctx);
+    inputs.push(input);
+    const nwu = input.nonWitnessUtxo;
+    if (nwu) {
+      const txin = tx.vin[i]!;
+      if (nwu.txid !== txin.prevTxid) fail('Non-witness UTXO does not match outpoint hash');
+      if (txin.vout >= nwu.vout.length) fail('Input specifies output index that does not exist');
+    }
+  }
+  if (inputs.length !== tx.vin.length) fail('Inputs provided does not match the number of inputs in transaction.');
+  const outputs: PsbtOutput[] = [];
+  for (let i = 0; !s.empty && i < tx.vout.length; i++) outputs.push(readOutput(s));
+  if (outputs.length !== tx.vout.length) fail('Outputs provided does not match the number of outputs in transaction.');
+  if (!s.empty) throw new ExtraData();
+  return { tx, xpubs, version, proprietary, unknown, inputs, outputs };
+}
+
+class ExtraData extends Error {}
+
+// ---------------------------------------------------------------------------------------------
+// decodepsbt result
+// ---------------------------------------------------------------------------------------------
+
+function propUniv(props: Map<string, Proprietary>): Record<string, unknown>[] {
+  return sortedValues(props).map((p) => ({
+    identifier: toHex(p.identifier),
+    subtype: p.subtype,
+    key: toHex(p.key),
+    value: toHex(p.value),
+  }));
+}
+
+function unknownUniv(unknown: Map<string, Uint8Array>): Record<string, string> {
+  const o: Record<string, string> = {};
+  for (const k of [...unknown.keys()].sort(cmpStr)) o[k] = toHex(unknown.get(k)!);
+  return o;
+}
+
+function keypathsUniv(paths: Map<string, KeyOrigin>): Record<string, unknown>[] {
+  return [...paths.keys()].sort(cmpStr).map((pub) => {
+    const o = paths.get(pub)!;
+    return { pubkey: pub, master_fingerprint: hexOf(o.fp), path: formatHDKeypath(o.path) };
+  });
+}
+
+function tapKeypathsUniv(paths: Map<string, TapBip32>): Record<string, unknown>[] {
+  return [...paths.keys()].sort(cmpStr).map((x) => {
+    const v = paths.get(x)!;
+    return {
+      pubkey: x,
+      master_fingerprint: hexOf(v.origin.fp),
+      path: formatHDKeypath(v.origin.path),
+      leaf_hashes: v.leafHashes,
+    };
+  });
+}
+
+function musigParticipantsUniv(m: Map<string, { agg: string; parts: string[] }>): Record<string, unknown>[] {
+  return sortedValues(m).map((e) => ({ aggregate_pubkey: e.agg, participant_pubkeys: e.parts }));
+}
+
+function musigDataUniv(m: Map<string, MusigDatum>, valueKey: string): Record<string, unknown>[] {
+  return sortedValues(m).map((d) => {
+    const o: Record<string, unknown> = { participant_pubkey: d.part, aggregate_pubkey: d.agg };
+    if (d.leaf !== ZERO32_HEX) o.leaf_hash = d.leaf;
+    o[valueKey] = d.value;
+    return o;
+  });
+}
+
+function scriptUniv(script: Uint8Array, network: Network): Record<string, unknown> {
+  return scriptToUniv(script, { includeHex: true, includeAddress: false, network });
+}
+
+function preimagesUniv(m: Map<string, Uint8Array>): Record<string, string> {
+  const o: Record<string, string> = {};
+  for (const k of [...m.keys()].sort(cmpStr)) o[k] = toHex(m.get(k)!);
+  return o;
+}
+
+function toUniv(p: Psbt, network: Network): Record<string, unknown> {
+  const cache: ScriptUnivCache = new Map();
+  const result: Record<string, unknown> = {};
+  result.tx = decodeRawTransactionJson(p.tx, network, cache);
+
+  const globalXpubs: Record<string, unknown>[] = [];
+  for (const ok of [...p.xpubs.keys()].sort(cmpStr)) {
+    const e = p.xpubs.get(ok)!;
+    const list = [...e.xpubs].sort((a, b) => cmpStr(a.sort, b.sort));
+    for (const x of list) {
+      globalXpubs.push({
+        xpub: encodeBase58Check(x.key),
+        master_fingerprint: hexOf(e.origin.fp),
+        path: formatHDKeypath(e.origin.path),
+      });
+    }
+  }
+  result.global_xpubs = globalXpubs;
+  result.psbt_version = p.version ?? 0;
+  result.proprietary = propUniv(p.proprietary);
+  result.unknown = unknownUniv(p.unknown);
+
+  let totalIn = 0n;
+  let haveAllUtxos = true;
+  const utxoJson = new Map<ParsedTx, Record<string, unknown>>();
+  const inputs: Record<string, unknown>[] = [];
+  for (let i = 0; i < p.inputs.length; i++) {
+    const input = p.inputs[i]!;
+    const inp: Record<string, unknown> = {};
+    let haveUtxo = false;
+    let value = 0n;
+    if (input.witnessUtxo && input.witnessUtxo.value !== -1n) {
+      value = input.witnessUtxo.value;
+      inp.witness_utxo = txOutUniv(input.witnessUtxo, network, cache);
+      haveUtxo = true;
+    }
+    if (input.nonWitnessUtxo) {
+      const nwu = input.nonWitnessUtxo;
+      value = nwu.vout[p.tx.vin[i]!.vout]!.value;
+      let j = utxoJson.get(nwu);
+      if (!j) {
+        j = decodeRawTransactionJson(nwu, network, cache);
+        utxoJson.set(nwu, j);
+      }
+      inp.non_witness_utxo = j;
+      haveUtxo = true;
+    }
+    if (haveUtxo) {
+      if (moneyRange(value) && moneyRange(totalIn + value)) totalIn += value;
+      else haveAllUtxos = false;
+    } else {
+      haveAllUtxos = false;
+    }
+
+    if (input.partialSigs.size > 0) {
+      const o: Record<string, string> = {};
+      for (const e of sortedValues(input.partialSigs)) o[e.pubkey] = e.sig;
+      inp.partial_signatures = o;
+    }
+    if (input.sighash !== undefined) inp.sighash = sighashToStr(input.sighash & 0xff);
+    if (input.redeemScript && input.redeemScript.length > 0) inp.redeem_script = scriptUniv(input.redeemScript, network);
+    if (input.witnessScript && input.witnessScript.length > 0) inp.witness_script = scriptUniv(input.witnessScript, network);
+    if (input.hdKeypaths.size > 0) inp.bip32_derivs = keypathsUniv(input.hdKeypaths);
+    if (input.finalScriptSig && input.finalScriptSig.length > 0) {
+      inp.final_scriptSig = { asm: scriptToAsm(input.finalScriptSig, true), hex: toHex(input.finalScriptSig) };
+    }
+    if (input.finalScriptWitness && input.finalScriptWitness.length > 0) {
+      inp.final_scriptwitness = input.finalScriptWitness.map((w) => toHex(w));
+    }
+    if (input.ripemd160.size > 0) inp.ripemd160_preimages = preimagesUniv(input.ripemd160);
+    if (input.sha256.size > 0) inp.sha256_preimages = preimagesUniv(input.sha256);
+    if (input.hash160.size > 0) inp.hash160_preimages = preimagesUniv(input.hash160);
+    if (input.hash256.size > 0) inp.hash256_preimages = preimagesUniv(input.hash256);
+    if (input.tapKeySig && input.tapKeySig.length > 0) inp.taproot_key_path_sig = toHex(input.tapKeySig);
+    if (input.tapScriptSigs.size > 0) {
+      inp.taproot_script_path_sigs = sortedValues(input.tapScriptSigs).map((e) => ({
+        pubkey: e.pubkey,
+        leaf_hash: e.leaf,
+        sig: toHex(e.sig),
+      }));
+    }
+    if (input.tapScripts.size > 0) {
+      const entries = [...input.tapScripts.values()].sort((a, b) => cmpStr(a.scriptHex, b.scriptHex) || a.ver - b.ver);
+      inp.taproot_scripts = entries.map((e) => ({
+        script: e.scriptHex,
+        leaf_ver: e.ver,
+        control_blocks: [...e.controls.entries()]
+          .sort((a, b) => a[1].length - b[1].length || cmpStr(a[0], b[0]))
+          .map((c) => c[0]),
+      }));
+    }
+    if (input.tapBip32.size > 0) inp.taproot_bip32_derivs = tapKeypathsUniv(input.tapBip32);
+    if (!isNull(input.tapInternalKey)) inp.taproot_internal_key = toHex(input.tapInternalKey!);
+    if (!isNull(input.tapMerkleRoot)) inp.taproot_merkle_root = toHex(input.tapMerkleRoot!);
+    if (input.musigParticipants.size > 0) inp.musig2_participant_pubkeys = musigParticipantsUniv(input.musigParticipants);
+    if (input.musigPubnonces.size > 0) inp.musig2_pubnonces = musigDataUniv(input.musigPubnonces, 'pubnonce');
+    if (input.musigPartialSigs.size > 0) inp.musig2_partial_sigs = musigDataUniv(input.musigPartialSigs, 'partial_sig');
+    if (input.proprietary.size > 0) inp.proprietary = propUniv(input.proprietary);
+    if (input.unknown.size > 0) inp.unknown = unknownUniv(input.unknown);
+    inputs.push(inp);
+  }
+  result.inputs = inputs;
+
+  let outputValue = 0n;
+  const outputs: Record<string, unknown>[] = [];
+  for (let i = 0; i < p.outputs.length; i++) {
+    const output = p.outputs[i]!;
+    const out: Record<string, unknown> = {};
+    if (output.redeemScript && output.redeemScript.length > 0) out.redeem_script = scriptUniv(output.redeemScript, network);
+    if (output.witnessScript && output.witnessScript.length > 0) out.witness_script = scriptUniv(output.witnessScript, network);
+    if (output.hdKeypaths.size > 0) out.bip32_derivs = keypathsUniv(output.hdKeypaths);
+    if (!isNull(output.tapInternalKey)) out.taproot_internal_key = toHex(output.tapInternalKey!);
+    if (output.tapTree.length > 0) {
+      out.taproot_tree = output.tapTree.map((l) => ({ depth: l.depth, leaf_ver: l.ver, script: toHex(l.script) }));
+    }
+    if (output.tapBip32.size > 0) out.taproot_bip32_derivs = tapKeypathsUniv(output.tapBip32);
+    if (output.musigParticipants.size > 0) out.musig2_participant_pubkeys = musigParticipantsUniv(output.musigParticipants);
+    if (output.proprietary.size > 0) out.proprietary = propUniv(output.proprietary);
+    if (output.unknown.size > 0) out.unknown = unknownUniv(output.unknown);
+    outputs.push(out);
+
+    const v = p.tx.vout[i]!.value;
+    if (moneyRange(v) && moneyRange(outputValue + v)) outputValue += v;
+    else haveAllUtxos = false;
+  }
+  result.outputs = outputs;
+  if (haveAllUtxos) result.fee = btcJson(totalIn - outputValue);
+  return result;
+}
+
+/**
+ * decodepsbt "psbt": the exact result object of Bitcoin Core v30 (amounts as RawJson tokens;
+ * serialize with writeJson), or `{ok: false, code: -22, message}` with Core's message.
+ */
+export function decodePsbt(base64: string, network: Network): DecodePsbtResult {
+  const bytes = decodeBase64Core(base64);
+  if (!bytes) return { ok: false, code: -22, message: 'TX decode failed invalid base64' };
+  return decodePsbtBytes(bytes, network);
+}
+
+/** decodepsbt on raw PSBT bytes (after base64). */
+export function decodePsbtBytes(bytes: Uint8Array, network: Network): DecodePsbtResult {
+  let p: Psbt;
+  try {
+    p = readPsbt(bytes);
+  } catch (e) {
+    if (e instanceof ExtraData) return { ok: false, code: -22, message: 'TX decode failed extra data after PSBT' };
+    if (e instanceof StreamError) return { ok: false, code: -22, message: `TX decode failed ${e.message}: iostream error` };
+    throw e;
+  }
+  return { ok: true, result: toUniv(p, network) };
+}

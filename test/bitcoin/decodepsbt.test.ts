@@ -1,0 +1,145 @@
+/**
+ * decodepsbt against every recorded Bitcoin Core v30 reply (fixtures/core, group decodepsbt):
+ * same keys, order and values; amounts written with exactly 8 decimals; errors with the same
+ * code and message.
+ */
+import { describe, expect, it } from 'vitest';
+import { coreGroup } from '../fixtures';
+import { writeJson } from '../../shared/json';
+import { REGTEST } from '../../shared/bitcoin/networks';
+import { decodeBase64Core, decodePsbt, isFullyValidPubkey } from '../../shared/bitcoin/psbt';
+
+interface RpcBody {
+  result: unknown;
+  error: { code: number; message: string } | null;
+}
+
+/** Every number token in a JSON text that has a fraction must have exactly 8 decimals. */
+function badAmountTokens(text: string): string[] {
+  const bad: string[] = [];
+  const re = /"(?:[^"\\]|\\.)*"|-?\d+\.\d+(?:[eE][+-]?\d+)?/g;
+  for (const m of text.matchAll(re)) {
+    const t = m[0];
+    if (t.startsWith('"')) continue;
+    if (!/^-?\d+\.\d{8}$/.test(t)) bad.push(t);
+  }
+  return bad;
+}
+
+const cases = coreGroup('decodepsbt');
+
+describe('decodepsbt: Bitcoin Core v30 recordings', () => {
+  it('has the recorded cases', () => {
+    expect(cases.length).toBe(66);
+  });
+
+  for (const rec of cases) {
+    const req = JSON.parse(rec.request.body) as { params: unknown[] };
+    const param = req.params[0];
+    const body = rec.response.body as RpcBody;
+    if (typeof param !== 'string') {
+      // A non-string parameter is rejected by the RPC layer's type check (-3), before decoding.
+      it.skip(`${rec.name} (RPC layer: parameter type check)`, () => {});
+      continue;
+    }
+    it(rec.name, () => {
+      const got = decodePsbt(param, REGTEST);
+      if (body.error) {
+        expect(got.ok).toBe(false);
+        if (!got.ok) expect({ code: got.code, message: got.message }).toEqual(body.error);
+        return;
+      }
+      expect(got.ok).toBe(true);
+      if (!got.ok) return;
+      const text = writeJson(got.result);
+      expect(JSON.stringify(JSON.parse(text))).toBe(JSON.stringify(body.result));
+      expect(badAmountTokens(text)).toEqual([]);
+    });
+  }
+});
+
+describe('decodepsbt: rules beyond the recordings', () => {
+  it('base64 follows Core DecodeBase64 (length, padding, pad bits)', () => {
+    expect(decodeBase64Core('')).toEqual(new Uint8Array(0));
+    expect(decodeBase64Core('aGk=')).toEqual(new Uint8Array([0x68, 0x69]));
+    expect(decodeBase64Core('aGl=')).toBeNull(); // non-zero pad bits
+    expect(decodeBase64Core('aGk')).toBeNull();
+    expect(decodeBase64Core('a=Gk')).toBeNull();
+    expect(decodeBase64Core('aG k')).toBeNull();
+  });
+
+  it('pubkey validity (IsFullyValid)', () => {
+    const g = '0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798';
+    const hex = (h: string) => Uint8Array.from(Buffer.from(h, 'hex'));
+    expect(isFullyValidPubkey(hex(g))).toBe(true);
+    expect(isFullyValidPubkey(hex('02' + '00'.repeat(31) + '05'))).toBe(false);
+    expect(isFullyValidPubkey(hex('04' + g.slice(2)))).toBe(false);
+    const gy = '483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8';
+    expect(isFullyValidPubkey(hex('04' + g.slice(2) + gy))).toBe(true);
+    expect(isFullyValidPubkey(hex('06' + g.slice(2) + gy))).toBe(true);
+    expect(isFullyValidPubkey(hex('07' + g.slice(2) + gy))).toBe(false);
+  });
+
+  const msg = (b64: string) => {
+    const r = decodePsbt(b64, REGTEST);
+    return r.ok ? 'ok' : r.message;
+  };
+  const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
+  // unsigned tx: version 2, 1 input, 1 output, locktime 0
+  const utx =
+    '02000000' + '01' + '11'.repeat(32) + '00000000' + '00' + 'ffffffff' + '01' + '1027000000000000' + '00' + '00000000';
+  const utxLen = (utx.length / 2).toString(16).padStart(2, '0');
+  const head = '70736274ff' + '0100' + utxLen + utx;
+
+  it('extra data, missing separator, version, counts', () => {
+    expect(msg(b64(head + '00' + '00' + '00'))).toBe('ok');
+    expect(msg(b64(head + '00' + '00' + '00' + '00'))).toBe('TX decode failed extra data after PSBT');
+    expect(msg(b64(head))).toBe('TX decode failed Separator is missing at the end of the global map: iostream error');
+    expect(msg(b64(head + '00'))).toBe(
+      'TX decode failed Inputs provided does not match the number of inputs in transaction.: iostream error',
+    );
+    expect(msg(b64(head + '00' + '00'))).toBe(
+      'TX decode failed Outputs provided does not match the number of outputs in transaction.: iostream error',
+    );
+    expect(msg(b64(head + '01fb' + '0402000000' + '00' + '00' + '00'))).toBe(
+      'TX decode failed Unsupported version number: iostream error',
+    );
+    expect(msg(b64(head + '01fb' + '0400000000' + '00' + '00' + '00'))).toBe('ok');
+    expect(msg(b64('70736274ff' + '00'))).toBe('TX decode failed No unsigned transaction was provided: iostream error');
+    expect(msg(b64('70736274ff' + '03fd0100' + '00'))).toBe('TX decode failed non-canonical ReadCompactSize(): iostream error');
+    expect(msg(b64('70736274ff' + 'fe00000004'))).toBe('TX decode failed ReadCompactSize(): size too large: iostream error');
+  });
+
+  it('fee: negative allowed, absent without every utxo, sighash cast to unsigned char', () => {
+    // witness utxo of 5000 sats < 10000 sats output -> fee -0.00005000
+    const wu = '8813000000000000' + '00';
+    const r = decodePsbt(b64(head + '00' + '0101' + '09' + wu + '0103' + '0401010000' + '00' + '00'), REGTEST);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const text = writeJson(r.result);
+    expect(text).toContain('"fee":-0.00005000');
+    expect(text).toContain('"sighash":"ALL"');
+  });
+
+  it('proprietary and unknown keys are sorted like std::map / std::set', () => {
+    const prop = (id: string, sub: string, kd: string, v: string) => {
+      const key = 'fc' + (id.length / 2).toString(16).padStart(2, '0') + id + sub + kd;
+      return (key.length / 2).toString(16).padStart(2, '0') + key + (v.length / 2).toString(16).padStart(2, '0') + v;
+    };
+    const g =
+      head +
+      prop('aa', '02', '', 'beef') +
+      prop('aa', '01', '', 'cafe') +
+      '02' + 'f101' + '01' + '99' +
+      '02' + 'f0ff' + '01' + '98' +
+      '00' + '00' + '00';
+    const r = decodePsbt(b64(g), REGTEST);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.result.proprietary).toEqual([
+      { identifier: 'aa', subtype: 1, key: 'fc01aa01', value: 'cafe' },
+      { identifier: 'aa', subtype: 2, key: 'fc01aa02', value: 'beef' },
+    ]);
+    expect(Object.keys(r.result.unknown as object)).toEqual(['f0ff', 'f101']);
+  });
+});
