@@ -5,8 +5,10 @@
 import { U_NULL } from '../../shared/json';
 import type { Network } from '../../shared/bitcoin/networks';
 import { createRawTransaction } from '../../shared/bitcoin/createrawtransaction';
+import { decodePsbt } from '../../shared/bitcoin/psbt';
 import { RpcError, type RpcMethodSpec } from './types';
-import { HELP_CREATERAWTRANSACTION } from './help';
+import { HELP_CREATERAWTRANSACTION, HELP_DECODEPSBT } from './help';
+import { getStr } from './args';
 
 export { HELP_CREATERAWTRANSACTION, HELP_DECODEPSBT, HELP_GETADDRESSINFO } from './help';
 
@@ -34,7 +36,20 @@ export function createRawTransactionMethod(network: Network): RpcMethodSpec {
   };
 }
 
+export function decodePsbtMethod(network: Network): RpcMethodSpec {
+  return {
+    name: 'decodepsbt',
+    args: [{ name: 'psbt', type: 'str', required: true }],
+    help: HELP_DECODEPSBT,
+    handler([psbt]) {
+      const res = decodePsbt(getStr(psbt), network);
+      if (!res.ok) throw new RpcError(res.code, res.message);
+      return res.result;
+    },
+  };
+}
+
 /** Every stateless method, for RpcServer's `methods`. */
 export function statelessMethods(network: Network): RpcMethodSpec[] {
-  return [createRawTransactionMethod(network)];
+  return [createRawTransactionMethod(network), decodePsbtMethod(network)];
 }

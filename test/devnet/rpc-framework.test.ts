@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REGTEST } from '../../shared/bitcoin/networks';
 import { RpcServer, urlDecode, type RpcHttpReply } from '../../devnet/rpc/server';
 import { basicAuth, basicAuthHeader } from '../../devnet/rpc/auth';
-import { statelessMethods, HELP_CREATERAWTRANSACTION, HELP_GETADDRESSINFO } from '../../devnet/rpc/stateless';
+import { statelessMethods, HELP_CREATERAWTRANSACTION, HELP_DECODEPSBT, HELP_GETADDRESSINFO } from '../../devnet/rpc/stateless';
 import { RpcError, type RpcMethodSpec } from '../../devnet/rpc/types';
 import { amountFromValue, getInt, getStr, parseHashV } from '../../devnet/rpc/args';
 import { RawJson, UJson } from '../../shared/json';
@@ -83,6 +83,21 @@ describe('RpcServer: Core v30 recordings', () => {
       expect(norm(reply.body)).toBe(JSON.stringify(rec.response.body));
     });
   }
+
+  for (const rec of coreGroup('decodepsbt')) {
+    it(`decodepsbt: ${rec.name}`, async () => {
+      const reply = await replay(rec, { Authorization: AUTH });
+      expect(reply.status).toBe(rec.response.status);
+      expect(reply.headers['Content-Type']).toBe(rec.response.contentType);
+      expect(norm(reply.body)).toBe(JSON.stringify(rec.response.body));
+    });
+  }
+
+  it('decodepsbt: wrong argument count gives its help', async () => {
+    const reply = await post(server, '{"id":1,"method":"decodepsbt","params":[]}');
+    expect(JSON.parse(reply.body).error).toEqual({ code: -1, message: HELP_DECODEPSBT });
+    expect(HELP_DECODEPSBT.startsWith('decodepsbt "psbt"\n\n')).toBe(true);
+  });
 
   const http = new Map(coreGroup('http').map((r) => [r.name, r]));
   const rec = (name: string): CoreRecording => {
