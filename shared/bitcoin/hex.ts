@@ -18,8 +18,13 @@ for (let i = 0; i < 16; i++) {
 
 const CHUNK = 8192;
 
+// TextDecoder is a global in browsers and Node (no import needed); ASCII decodes identically.
+const DECODER: { decode(b: Uint8Array): string } | undefined =
+  typeof TextDecoder === 'function' ? new TextDecoder('latin1') : undefined;
+
 /** Turns an array of ASCII codes into a string without quadratic concatenation. */
 export function asciiToString(codes: Uint8Array | Uint16Array, length = codes.length): string {
+  if (DECODER && codes instanceof Uint8Array && length > 256) return DECODER.decode(codes.subarray(0, length));
   if (length <= CHUNK) {
     return String.fromCharCode.apply(null, Array.from(codes.subarray(0, length)));
   }
