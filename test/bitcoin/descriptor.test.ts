@@ -7,7 +7,7 @@ import {
   parseDescriptor,
 } from '../../shared/bitcoin/descriptor';
 import { encodeDestination, extractDestination } from '../../shared/bitcoin/address';
-import { REGTEST } from '../../shared/bitcoin/networks';
+import { MAINNET, REGTEST } from '../../shared/bitcoin/networks';
 import { toHex } from '../../shared/bitcoin/hex';
 
 interface AddrInfo {
@@ -97,6 +97,44 @@ describe('descriptor: strings', () => {
     const e = d.expand(0)[0]!;
     expect(toHex(e.redeemScript!)).toBe(`5121${keys[1]}21${keys[0]}52ae`);
     expect(d.expandedString(0)).toMatch(/^sh\(multi\(1,\[[0-9a-f]{8}\]037627.*,\[[0-9a-f]{8}\]03ceb1.*\)\)#/);
+  });
+});
+
+describe('descriptor: Core descriptor_tests.cpp vectors (mainnet)', () => {
+  it('wpkh([ffffffff/13\']xprv/1/2/*)', () => {
+    const xprv = 'xprv9vHkqa6EV4sPZHYqZznhT2NPtPCjKuDKGY38FBWLvgaDx45zo9WQRUT3dKYnjwih2yJD9mkrocEZXo1ex8G81dwSM1fwqWpWkeS3v86pgKt';
+    const xpub = 'xpub69H7F5d8KSRgmmdJg2KhpAK8SR3DjMwAdkxj3ZuxV27CprR9LgpeyGmXUbC6wb7ERfvrnKZjXoUmmDznezpbZb7ap6r1D3tgFxHmwMkQTPH';
+    const d = parseDescriptor(`wpkh([ffffffff/13']${xprv}/1/2/*)`, MAINNET);
+    expect([0, 1, 2].map((i) => toHex(d.expand(i)[0]!.script))).toEqual([
+      '0014326b2249e3a25d5dc60935f044ee835d090ba859',
+      '0014af0bd98abc2f2cae66e36896a39ffe2d32984fb7',
+      '00141fa798efd1cbf95cebf912c031b8a4a6e9fb9f27',
+    ]);
+    expect(d.toPublicString().split('#')[0]).toBe(`wpkh([ffffffff/13']${xpub}/1/2/*)`);
+    expect(d.toString().split('#')[0]).toBe(`wpkh([ffffffff/13h]${xpub}/1/2/*)`);
+    expect(d.expand(1)[0]!.pubkeys[0]!.origin!.path).toEqual([0x8000000d, 1, 2, 1]);
+  });
+  it("pkh(xprv/2147483647'/0) normalizes to the last hardened xpub", () => {
+    const d = parseDescriptor(
+      "pkh(xprv9s21ZrQH143K31xYSDQpPDxsXRTUcvj2iNHm5NUtrGiGG5e2DtALGdso3pGz6ssrdK4PFmM8NSpSBHNqPqm55Qn3LqFtT2emdEXVYsCzC2U/2147483647'/0)",
+      MAINNET,
+    );
+    expect(toHex(d.expand(0)[0]!.script)).toBe('76a914ebdc90806a9c4356c1c88e42216611e1cb4c1c1788ac');
+    expect(d.toPublicString().split('#')[0]).toBe(
+      "pkh(xpub661MyMwAqRbcFW31YEwpkMuc5THy2PSt5bDMsktWQcFF8syAmRUapSCGu8ED9W6oDMSgv6Zz8idoc4a6mr8BDzTJY47LJhkJ8UB7WEGuduB/2147483647'/0)",
+    );
+    expect(d.toString().split('#')[0]).toBe(
+      'pkh([bd16bee5/2147483647h]xpub69H7F5dQzmVd3vPuLKtcXJziMEQByuDidnX3YdwgtNsecY5HRGtAAQC5mXTt4dsv9RzyjgDjAQs9VGVV6ydYCHnprc9vvaA5YtqWyL6hyds/0)',
+    );
+  });
+  it('BIP386 tr(xonly) key-path output', () => {
+    const d = parseDescriptor('tr(a34b99f22c790c4e36b2b3c2c35a36db06226e41c692fc82b8b56ac1c540c5bd)', MAINNET);
+    expect(toHex(d.expand(0)[0]!.script)).toBe('512077aab6e066f8a7419c5ab714c12c67d25007ed55a43cadcacb4d7a970a093f11');
+  });
+  it('BIP382 wpkh(WIF) equals wpkh(hex)', () => {
+    const d = parseDescriptor('wpkh(L4rK1yDtCWekvXuE6oXD9jCYfFNV2cWRpVuPLBcCU2z8TrisoyY1)', MAINNET);
+    expect(toHex(d.expand(0)[0]!.script)).toBe('00149a1c78a507689f6f54b847ad1cef1e614ee23f1e');
+    expect(d.toString()).not.toContain('L4rK');
   });
 });
 
