@@ -3,11 +3,13 @@
  * core_read.cpp DecodeHexTx / DecodeTx), Bitcoin Core v30.
  */
 import { btcJson } from '../amounts';
-import { isHex, fromHex, toHex } from './hex';
+import { isHex, fromHex } from './hex';
 import type { Network } from './networks';
 import { getScriptOp, MAX_SCRIPT_SIZE, OP_NOP10, scriptToAsm } from './script';
 import { scriptToUniv } from './script-univ';
-import { isCoinBase, parseTx, type ParsedTx, type TxOut } from './tx';
+import { hexOf, isCoinBase, parseTx, type ParsedTx, type TxOut } from './tx';
+
+const toHex = (b: Uint8Array): string => hexOf(b);
 
 /** Per-call memo of ScriptToUniv(include_hex, include_address) results keyed by script hex. */
 export type ScriptUnivCache = Map<string, Record<string, unknown>>;

@@ -12,13 +12,15 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { btcJson, moneyRange } from '../amounts';
+import { RawJson, writeJson } from '../json';
 import { encodeBase58Check } from './address';
 import { decodeRawTransactionJson, txOutUniv, type ScriptUnivCache } from './decode';
-import { toHex } from './hex';
 import type { Network } from './networks';
 import { checkSignatureEncodingStrict, scriptToAsm, sighashToStr } from './script';
 import { scriptToUniv } from './script-univ';
 import { ByteReader, hexOf, readTx, StreamError, type ParsedTx, type TxOut } from './tx';
+
+const toHex = (b: Uint8Array): string => hexOf(b);
 
 export type DecodePsbtResult =
   | { ok: true; result: Record<string, unknown> }
@@ -841,7 +843,7 @@ function preimagesUniv(m: Map<string, Uint8Array>): Record<string, string> {
   return o;
 }
 
-function toUniv(p: Psbt, network: Network): Record<string, unknown> {
+function toUniv(p: Psbt, network: Network, rawUtxoText = false): Record<string, unknown> {
   const cache: ScriptUnivCache = new Map();
   const result: Record<string, unknown> = {};
   result.tx = decodeRawTransactionJson(p.tx, network, cache);
@@ -865,7 +867,7 @@ function toUniv(p: Psbt, network: Network): Record<string, unknown> {
 
   let totalIn = 0n;
   let haveAllUtxos = true;
-  const utxoJson = new Map<ParsedTx, Record<string, unknown>>();
+  const utxoJson = new Map<ParsedTx, Record<string, unknown> | RawJson>();
   const inputs: Record<string, unknown>[] = [];
   for (let i = 0; i < p.inputs.length; i++) {
     const input = p.inputs[i]!;
@@ -882,7 +884,9 @@ function toUniv(p: Psbt, network: Network): Record<string, unknown> {
       value = nwu.vout[p.tx.vin[i]!.vout]!.value;
       let j = utxoJson.get(nwu);
       if (!j) {
-        j = decodeRawTransactionJson(nwu, network, cache);
+        const obj = decodeRawTransactionJson(nwu, network, cache);
+        // For text output a repeated previous transaction is serialized once.
+        j = rawUtxoText ? new RawJson(writeJson(obj)) : obj;
         utxoJson.set(nwu, j);
       }
       inp.non_witness_utxo = j;
@@ -981,15 +985,32 @@ export function decodePsbt(base64: string, network: Network): DecodePsbtResult {
   return decodePsbtBytes(bytes, network);
 }
 
-/** decodepsbt on raw PSBT bytes (after base64). */
-export function decodePsbtBytes(bytes: Uint8Array, network: Network): DecodePsbtResult {
-  let p: Psbt;
+function readPsbtResult(bytes: Uint8Array): { ok: true; psbt: Psbt } | { ok: false; code: -22; message: string } {
   try {
-    p = readPsbt(bytes);
+    return { ok: true, psbt: readPsbt(bytes) };
   } catch (e) {
     if (e instanceof ExtraData) return { ok: false, code: -22, message: 'TX decode failed extra data after PSBT' };
     if (e instanceof StreamError) return { ok: false, code: -22, message: `TX decode failed ${e.message}: iostream error` };
     throw e;
   }
-  return { ok: true, result: toUniv(p, network) };
+}
+
+/** decodepsbt on raw PSBT bytes (after base64). */
+export function decodePsbtBytes(bytes: Uint8Array, network: Network): DecodePsbtResult {
+  const r = readPsbtResult(bytes);
+  if (!r.ok) return r;
+  return { ok: true, result: toUniv(r.psbt, network) };
+}
+
+/**
+ * decodepsbt for an RPC reply: the result already written as JSON text (what writeJson would
+ * give for {@link decodePsbt}'s result), faster for big PSBTs because a previous transaction
+ * spent by several inputs is serialized once.
+ */
+export function decodePsbtJson(base64: string, network: Network): { ok: true; json: string } | { ok: false; code: -22; message: string } {
+  const bytes = decodeBase64Core(base64);
+  if (!bytes) return { ok: false, code: -22, message: 'TX decode failed invalid base64' };
+  const r = readPsbtResult(bytes);
+  if (!r.ok) return r;
+  return { ok: true, json: writeJson(toUniv(r.psbt, network, true)) };
 }

@@ -28,11 +28,21 @@ export function hexReversed(b: Uint8Array, start = 0, end = b.length): string {
   return s;
 }
 
-/** Lowercase hex of a (usually short) byte range. */
+const HEX_CODES = new Uint16Array(256);
+for (let i = 0; i < 256; i++) HEX_CODES[i] = BYTE_HEX[i]!.charCodeAt(0) | (BYTE_HEX[i]!.charCodeAt(1) << 8);
+const LATIN1 = new TextDecoder('latin1');
+
+/** Lowercase hex of a byte range (HexStr): string concatenation when short, one decode when long. */
 export function hexOf(b: Uint8Array, start = 0, end = b.length): string {
-  let s = '';
-  for (let i = start; i < end; i++) s += BYTE_HEX[b[i]!]!;
-  return s;
+  const n = end - start;
+  if (n <= 48) {
+    let s = '';
+    for (let i = start; i < end; i++) s += BYTE_HEX[b[i]!]!;
+    return s;
+  }
+  const codes = new Uint16Array(n);
+  for (let i = 0; i < n; i++) codes[i] = HEX_CODES[b[start + i]!]!;
+  return LATIN1.decode(codes);
 }
 
 /** Double SHA-256. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { coreGroup } from '../fixtures';
 import { writeJson } from '../../shared/json';
 import { REGTEST } from '../../shared/bitcoin/networks';
-import { decodeBase64Core, decodePsbt, isFullyValidPubkey } from '../../shared/bitcoin/psbt';
+import { decodeBase64Core, decodePsbt, decodePsbtJson, isFullyValidPubkey } from '../../shared/bitcoin/psbt';
 
 interface RpcBody {
   result: unknown;
@@ -141,5 +141,19 @@ describe('decodepsbt: rules beyond the recordings', () => {
       { identifier: 'aa', subtype: 2, key: 'fc01aa02', value: 'beef' },
     ]);
     expect(Object.keys(r.result.unknown as object)).toEqual(['f0ff', 'f101']);
+  });
+});
+
+describe('decodePsbtJson (RPC text path)', () => {
+  it('writes the same text as writeJson(decodePsbt().result) for every recorded case', () => {
+    for (const rec of cases) {
+      const param = (JSON.parse(rec.request.body) as { params: unknown[] }).params[0];
+      if (typeof param !== 'string') continue;
+      const a = decodePsbt(param, REGTEST);
+      const b = decodePsbtJson(param, REGTEST);
+      expect(b.ok).toBe(a.ok);
+      if (a.ok && b.ok) expect(b.json).toBe(writeJson(a.result));
+      if (!a.ok && !b.ok) expect(b.message).toBe(a.message);
+    }
   });
 });
