@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { coreGroup } from '../fixtures';
 import { writeJson } from '../../shared/json';
-import { REGTEST } from '../../shared/bitcoin/networks';
+import { MAINNET, REGTEST } from '../../shared/bitcoin/networks';
 import { decodeBase64Core, decodePsbt, decodePsbtJson, isFullyValidPubkey } from '../../shared/bitcoin/psbt';
 
 interface RpcBody {
@@ -141,6 +141,31 @@ describe('decodepsbt: rules beyond the recordings', () => {
       { identifier: 'aa', subtype: 2, key: 'fc01aa02', value: 'beef' },
     ]);
     expect(Object.keys(r.result.unknown as object)).toEqual(['f0ff', 'f101']);
+  });
+});
+
+describe('decodepsbt: global xpubs (BIP174 example, separator appended)', () => {
+  it('xpub, fingerprint, path, partial signatures, fee', () => {
+    const v =
+      'cHNidP8BAJ0BAAAAAnEOp2q0XFy2Q45gflnMA3YmmBgFrp4N/ZCJASq7C+U1AQAAAAD/////GQmU1qizyMgsy8+y+6QQaqBmObhyqNRHRlwNQliNbWcAAAAAAP////8CAOH1BQAAAAAZdqkUtrwsDuVlWoQ9ea/t0MzD991kNAmIrGBa9AUAAAAAFgAUEYjvjkzgRJ6qyPsUHL9aEXbmoIgAAAAATwEEiLIeA55TDKyAAAAAPbyKXJdp8DGxfnf+oVGGAyIaGP0Y8rmlTGyMGsdcvDUC8jBYSxVdHH8c1FEgplPEjWULQxtnxbLBPyfXFCA3wWkQJ1acUDEAAIAAAACAAAAAgAABAR8A4fUFAAAAABYAFDO5gvkbKPFgySC0q5XljOUN2jpKIgIDMJaA8zx9446mpHzU7NZvH1pJdHxv+4gI7QkDkkPjrVxHMEQCIC1wTO2DDFapCTRL10K2hS3M0QPpY7rpLTjnUlTSu0JFAiAthsQ3GV30bAztoITyopHD2i1kBw92v5uQsZXn7yj3cgEiBgMwloDzPH3jjqakfNTs1m8fWkl0fG/7iAjtCQOSQ+OtXBgnVpxQMQAAgAAAAIAAAACAAAAAAAEAAAAAAQEfAOH1BQAAAAAWABQ4j7lEMH63fvRRl9CwskXgefAR3iICAsd3Fh9z0LfHK57nveZQKT0T8JW8dlatH1Jdpf0uELEQRzBEAiBMsftfhpyULg4mEAV2ElQ5F5rojcqKncO6CPeVOYj6pgIgUh9JynkcJ9cOJzybFGFphZCTYeJb4nTqIA1+CIJ+UU0BIgYCx3cWH3PQt8crnue95lApPRPwlbx2Vq0fUl2l/S4QsRAYJ1acUDEAAIAAAACAAAAAgAAAAAAAAAAAAAA=';
+    const b = Buffer.concat([Buffer.from(v, 'base64'), Buffer.from([0])]).toString('base64');
+    const r = decodePsbt(b, MAINNET);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.result.global_xpubs).toEqual([
+      {
+        xpub: 'xpub6CpGH79LXVkeiux2ZPWMpEubBrRfgcGCgy2HiagyN6NW3qdioJaqFYyD1fG6LDfxWEhMXJqcDuU5VneKt5UQYUGPa5Mfxdw2D2NArwX5TBm',
+        master_fingerprint: '27569c50',
+        path: 'm/49h/0h/0h',
+      },
+    ]);
+    expect(writeJson(r.result.fee)).toBe('0.00100000');
+    // a repeated xpub (same pubkey and chain code) is rejected like Core
+    const raw = Buffer.from(b, 'base64');
+    const xkey = raw.subarray(raw.indexOf(Buffer.from('4f01', 'hex')), raw.indexOf(Buffer.from('4f01', 'hex')) + 2 + 78 + 1 + 16);
+    const dup = Buffer.concat([raw.subarray(0, 5), xkey, raw.subarray(5)]).toString('base64');
+    const d = decodePsbt(dup, MAINNET);
+    expect(!d.ok && d.message).toBe('TX decode failed Duplicate key, global xpub already provided: iostream error');
   });
 });
 
