@@ -22,6 +22,7 @@ const PERF = join(fileURLToPath(import.meta.url), '..', '..', '..', 'shared', 'f
 const CORE_MS: Record<string, number> = { taproot: 23.5, p2wpkh: 2007 };
 
 function bestOf(n: number, f: () => void): number {
+  f(); // warm-up (JIT), not counted
   let best = Infinity;
   for (let i = 0; i < n; i++) {
     const t = performance.now();

@@ -179,6 +179,17 @@ function isNull(b: Uint8Array | undefined): boolean {
 
 const ZERO32_HEX = '00'.repeat(32);
 
+/**
+ * Shared empty map standing for "no entries" in the per-input/output maps, so a PSBT with
+ * thousands of inputs does not allocate a dozen empty Maps each (never written to: see own()).
+ */
+const NO_MAP: Map<string, never> = new Map<string, never>();
+
+/** The map itself, or a fresh one in place of the shared empty sentinel. */
+function own<V>(m: Map<string, V>): Map<string, V> {
+  return m === (NO_MAP as Map<string, V>) ? new Map<string, V>() : m;
+}
+
 interface Proprietary {
   identifier: Uint8Array;
   subtype: number;
@@ -322,10 +333,11 @@ function readKey(s: ByteReader): Uint8Array {
   return s.varBytes();
 }
 
-function keySeen(lookup: Set<string>, key: Uint8Array): boolean {
+/** key_lookup.emplace(key) failing: the exact key was seen before in this map. */
+function keySeen(lookup: string[], key: Uint8Array): boolean {
   const k = key.length === 1 ? String(key[0]) : toHex(key);
-  if (lookup.has(k)) return true;
-  lookup.add(k);
+  if (lookup.includes(k)) return true;
+  lookup.push(k);
   return false;
 }
 
@@ -371,22 +383,22 @@ function sameBytes(tx: ParsedTx, view: Uint8Array): boolean {
 
 function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
   const inp: PsbtInput = {
-    partialSigs: new Map(),
-    hdKeypaths: new Map(),
-    ripemd160: new Map(),
-    sha256: new Map(),
-    hash160: new Map(),
-    hash256: new Map(),
-    tapScriptSigs: new Map(),
-    tapScripts: new Map(),
-    tapBip32: new Map(),
-    musigParticipants: new Map(),
-    musigPubnonces: new Map(),
-    musigPartialSigs: new Map(),
-    proprietary: new Map(),
-    unknown: new Map(),
+    partialSigs: NO_MAP,
+    hdKeypaths: NO_MAP,
+    ripemd160: NO_MAP,
+    sha256: NO_MAP,
+    hash160: NO_MAP,
+    hash256: NO_MAP,
+    tapScriptSigs: NO_MAP,
+    tapScripts: NO_MAP,
+    tapBip32: NO_MAP,
+    musigParticipants: NO_MAP,
+    musigPubnonces: NO_MAP,
+    musigPartialSigs: NO_MAP,
+    proprietary: NO_MAP,
+    unknown: NO_MAP,
   };
-  const lookup = new Set<string>();
+  const lookup: string[] = [];
   let foundSep = false;
   while (!s.empty) {
     const key = readKey(s);
@@ -422,7 +434,7 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
         if (inp.partialSigs.has(keyId)) fail('Duplicate Key, input partial signature for pubkey already provided');
         const sig = s.varBytes();
         if (sig.length === 0 || !checkSignatureEncodingStrict(sig)) fail('Signature is not a valid encoding');
-        inp.partialSigs.set(keyId, { pubkey: toHex(pub), sig: toHex(sig) });
+        (inp.partialSigs = own(inp.partialSigs)).set(keyId, { pubkey: toHex(pub), sig: toHex(sig) });
         break;
       }
       case 0x03: // PSBT_IN_SIGHASH
@@ -441,7 +453,7 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
         inp.witnessScript = s.varBytes();
         break;
       case 0x06:
-        readHDKeypath(s, key, inp.hdKeypaths);
+        readHDKeypath(s, key, (inp.hdKeypaths = own(inp.hdKeypaths)));
         break;
       case 0x07:
         if (keySeen(lookup, key)) fail('Duplicate Key, input final scriptSig already provided');
@@ -462,14 +474,9 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
       case 0x0b:
       case 0x0c:
       case 0x0d: {
-        const [size, name, map] =
-          type === 0x0a
-            ? ([21, 'ripemd160', inp.ripemd160] as const)
-            : type === 0x0b
-              ? ([33, 'sha256', inp.sha256] as const)
-              : type === 0x0c
-                ? ([21, 'hash160', inp.hash160] as const)
-                : ([33, 'hash256', inp.hash256] as const);
+        const name = type === 0x0a ? 'ripemd160' : type === 0x0b ? 'sha256' : type === 0x0c ? 'hash160' : 'hash256';
+        const size = type === 0x0a || type === 0x0c ? 21 : 33;
+        const map = (inp[name] = own(inp[name]));
         if (key.length !== size) fail(`Size of key was not the expected size for the type ${name} preimage`);
         const h = hexOf(key, 1);
         if (map.has(h)) fail(`Duplicate Key, input ${name} preimage already provided`);
@@ -492,6 +499,7 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
         if (sig.length < 64) fail('Input Taproot script path signature is shorter than 64 bytes');
         if (sig.length > 65) fail('Input Taproot script path signature is longer than 65 bytes');
         const k = hexOf(key, 1);
+        inp.tapScriptSigs = own(inp.tapScriptSigs);
         if (!inp.tapScriptSigs.has(k)) inp.tapScriptSigs.set(k, { pubkey: hexOf(key, 1, 33), leaf: hexOf(key, 33, 65), sig });
         break;
       }
@@ -505,6 +513,7 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
         const script = v.subarray(0, v.length - 1);
         const scriptHex = toHex(script);
         const k = scriptHex + ':' + ver;
+        inp.tapScripts = own(inp.tapScripts);
         let e = inp.tapScripts.get(k);
         if (!e) {
           e = { script, scriptHex, ver, controls: new Map() };
@@ -520,6 +529,7 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
         if (key.length !== 33) fail('Input Taproot BIP32 keypath key is not at 33 bytes');
         const x = hexOf(key, 1);
         const v = readTapBip32(s, 'Input');
+        inp.tapBip32 = own(inp.tapBip32);
         if (!inp.tapBip32.has(x)) inp.tapBip32.set(x, v);
         break;
       }
@@ -536,7 +546,7 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
       case 0x1a:
         if (keySeen(lookup, key)) fail('Duplicate Key, input participant pubkeys for an aggregate key already provided');
         if (key.length !== 34) fail('Input musig2 participants pubkeys aggregate key is not 34 bytes');
-        readMusigParticipants(s, skey, inp.musigParticipants, 'Input');
+        readMusigParticipants(s, skey, (inp.musigParticipants = own(inp.musigParticipants)), 'Input');
         break;
       case 0x1b: {
         if (keySeen(lookup, key)) fail('Duplicate Key, input musig2 pubnonce already provided');
@@ -544,7 +554,7 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
         const id = readMusigIdent(skey);
         const nonce = s.varBytes();
         if (nonce.length !== 66) fail('Input musig2 pubnonce value is not 66 bytes');
-        putMusig(inp.musigPubnonces, id, toHex(nonce));
+        putMusig((inp.musigPubnonces = own(inp.musigPubnonces)), id, toHex(nonce));
         break;
       }
       case 0x1c: {
@@ -552,14 +562,14 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
         if (key.length !== 67 && key.length !== 99) fail('Input musig2 partial sig key is not expected size of 67 or 99 bytes');
         const id = readMusigIdent(skey);
         const psig = fromVector(s, () => s.bytes(32));
-        putMusig(inp.musigPartialSigs, id, toHex(psig));
+        putMusig((inp.musigPartialSigs = own(inp.musigPartialSigs)), id, toHex(psig));
         break;
       }
       case 0xfc:
-        readProprietary(s, skey, key, inp.proprietary);
+        readProprietary(s, skey, key, (inp.proprietary = own(inp.proprietary)));
         break;
       default:
-        readUnknown(s, key, inp.unknown);
+        readUnknown(s, key, (inp.unknown = own(inp.unknown)));
     }
   }
   if (!foundSep) fail('Separator is missing at the end of an input map');
@@ -585,14 +595,14 @@ function tapTreeComplete(depths: number[]): boolean {
 
 function readOutput(s: ByteReader): PsbtOutput {
   const out: PsbtOutput = {
-    hdKeypaths: new Map(),
+    hdKeypaths: NO_MAP,
     tapTree: [],
-    tapBip32: new Map(),
-    musigParticipants: new Map(),
-    proprietary: new Map(),
-    unknown: new Map(),
+    tapBip32: NO_MAP,
+    musigParticipants: NO_MAP,
+    proprietary: NO_MAP,
+    unknown: NO_MAP,
   };
-  const lookup = new Set<string>();
+  const lookup: string[] = [];
   let foundSep = false;
   while (!s.empty) {
     const key = readKey(s);
@@ -614,7 +624,7 @@ function readOutput(s: ByteReader): PsbtOutput {
         out.witnessScript = s.varBytes();
         break;
       case 0x02:
-        readHDKeypath(s, key, out.hdKeypaths);
+        readHDKeypath(s, key, (out.hdKeypaths = own(out.hdKeypaths)));
         break;
       case 0x05:
         if (keySeen(lookup, key)) fail('Duplicate Key, output Taproot internal key already provided');
@@ -645,19 +655,20 @@ function readOutput(s: ByteReader): PsbtOutput {
         if (key.length !== 33) fail('Output Taproot BIP32 keypath key is not at 33 bytes');
         const x = hexOf(key, 1);
         const v = readTapBip32(s, 'Output');
+        out.tapBip32 = own(out.tapBip32);
         if (!out.tapBip32.has(x)) out.tapBip32.set(x, v);
         break;
       }
       case 0x08:
         if (keySeen(lookup, key)) fail('Duplicate Key, output participant pubkeys for an aggregate key already provided');
         if (key.length !== 34) fail('Output musig2 participants pubkeys aggregate key is not 34 bytes');
-        readMusigParticipants(s, skey, out.musigParticipants, 'Output');
+        readMusigParticipants(s, skey, (out.musigParticipants = own(out.musigParticipants)), 'Output');
         break;
       case 0xfc:
-        readProprietary(s, skey, key, out.proprietary);
+        readProprietary(s, skey, key, (out.proprietary = own(out.proprietary)));
         break;
       default:
-        readUnknown(s, key, out.unknown);
+        readUnknown(s, key, (out.unknown = own(out.unknown)));
     }
   }
   if (!foundSep) fail('Separator is missing at the end of an output map');
@@ -696,7 +707,7 @@ function readPsbt(bytes: Uint8Array): Psbt {
   if (magic[0] !== 0x70 || magic[1] !== 0x73 || magic[2] !== 0x62 || magic[3] !== 0x74 || magic[4] !== 0xff) {
     fail('Invalid PSBT magic bytes');
   }
-  const lookup = new Set<string>();
+  const lookup: string[] = [];
   const seenXpubs = new Set<string>();
   let tx: ParsedTx | undefined;
   let version: number | undefined;
