@@ -12,7 +12,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { btcJson, moneyRange } from '../amounts';
-import { RawJson, writeJson } from '../json';
+import { RawJson } from '../json';
 import { encodeBase58Check } from './address';
 import { decodeRawTransactionJson, txOutUniv, type ScriptUnivCache } from './decode';
 import type { Network } from './networks';
@@ -897,7 +897,7 @@ function toUniv(p: Psbt, network: Network, rawUtxoText = false): Record<string, 
       if (!j) {
         const obj = decodeRawTransactionJson(nwu, network, cache);
         // For text output a repeated previous transaction is serialized once.
-        j = rawUtxoText ? new RawJson(writeJson(obj)) : obj;
+        j = rawUtxoText ? new RawJson(fastWriteJson(obj)) : obj;
         utxoJson.set(nwu, j);
       }
       inp.non_witness_utxo = j;
@@ -1023,5 +1023,19 @@ export function decodePsbtJson(base64: string, network: Network): { ok: true; js
   if (!bytes) return { ok: false, code: -22, message: 'TX decode failed invalid base64' };
   const r = readPsbtResult(bytes);
   if (!r.ok) return r;
-  return { ok: true, json: writeJson(toUniv(r.psbt, network, true)) };
+  return { ok: true, json: fastWriteJson(toUniv(r.psbt, network, true)) };
+}
+
+/**
+ * writeJson for decodepsbt results (plain objects, arrays, ASCII strings, numbers, RawJson):
+ * the engine's JSON.stringify with RawJson tokens spliced in afterwards. Gives the same text as
+ * writeJson for these values (their strings hold no control characters or DEL).
+ */
+function fastWriteJson(x: unknown): string {
+  const raws: string[] = [];
+  const text = JSON.stringify(x, function (this: Record<string, unknown>, k: string, v: unknown) {
+    const orig = this[k];
+    return orig instanceof RawJson ? `\u0000${raws.push(orig.text) - 1}\u0000` : v;
+  });
+  return text.replace(/"\\u0000(\d+)\\u0000"/g, (_m, i: string) => raws[Number(i)]!);
 }
