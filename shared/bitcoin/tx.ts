@@ -157,8 +157,8 @@ export class ByteReader {
 export interface TxIn {
   /** Previous txid in display (reversed) hex. */
   prevTxid: string;
-  /** Previous txid bytes in internal (serialization) order (a view). */
-  prevHash: Uint8Array;
+  /** Previous txid bytes in internal (serialization) order (a view); set by the parser, optional when building. */
+  prevHash?: Uint8Array;
   vout: number;
   scriptSig: Uint8Array;
   sequence: number;
@@ -422,6 +422,7 @@ export function isCoinBase(tx: Tx): boolean {
   if (tx.vin.length !== 1) return false;
   const i = tx.vin[0]!;
   if (i.vout !== 0xffffffff) return false;
+  if (!i.prevHash) return /^0{64}$/.test(i.prevTxid);
   for (let k = 0; k < 32; k++) if (i.prevHash[k] !== 0) return false;
   return true;
 }

@@ -125,3 +125,24 @@ describe('tx: Core deserializer rules', () => {
     expect(v.ok && v.result.version).toBe(4294967295);
   });
 });
+
+describe('tx: serializeTx from a built transaction', () => {
+  it('serializes without prevHash, with and without witness', () => {
+    const tx = {
+      version: 2,
+      locktime: 0,
+      vin: [{ prevTxid: '11'.repeat(31) + '22', vout: 1, scriptSig: new Uint8Array(0), sequence: 0xfffffffd, witness: [new Uint8Array([1, 2])] }],
+      vout: [{ value: 10000n, script: new Uint8Array([0x51]) }],
+    };
+    const full = serializeTx(tx, { witness: true });
+    const parsed = parseTx(full);
+    expect(parsed.vin[0]!.prevTxid).toBe(tx.vin[0]!.prevTxid);
+    expect(parsed.hasWitness).toBe(true);
+    expect(parsed.size).toBe(full.length);
+    const stripped = serializeTx(tx, { witness: false });
+    expect(parsed.strippedSize).toBe(stripped.length);
+    expect(parsed.weight).toBe(stripped.length * 3 + full.length);
+    expect(parsed.txid).toBe(hexReversed(sha256d(stripped)));
+    expect(parsed.wtxid).toBe(hexReversed(sha256d(full)));
+  });
+});
