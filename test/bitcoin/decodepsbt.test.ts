@@ -182,3 +182,29 @@ describe('decodePsbtJson (RPC text path)', () => {
     }
   });
 });
+
+describe('decodepsbt: errors are data', () => {
+  it('never throws on mutated recorded PSBTs (fixed-seed fuzz)', () => {
+    let seed = 12345;
+    const rnd = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const bases = cases
+      .map((r) => (JSON.parse(r.request.body) as { params: unknown[] }).params[0])
+      .filter((p): p is string => typeof p === 'string' && p.startsWith('cHNidP8'));
+    for (let it = 0; it < 3000; it++) {
+      let out = Buffer.from(bases[rnd(bases.length)]!, 'base64');
+      for (let j = 1 + rnd(3); j > 0; j--) {
+        const op = rnd(3);
+        const pos = rnd(out.length);
+        if (op === 0) out[pos] = rnd(256);
+        else if (op === 1) out = Buffer.concat([out.subarray(0, pos), out.subarray(pos + 1 + rnd(4))]);
+        else out = Buffer.concat([out.subarray(0, pos), Buffer.from([rnd(256)]), out.subarray(pos)]);
+      }
+      const r = decodePsbt(out.toString('base64'), REGTEST);
+      if (r.ok) writeJson(r.result);
+      else expect(r.message.startsWith('TX decode failed ')).toBe(true);
+    }
+  });
+});
