@@ -10,7 +10,8 @@
  * Not ported: combo(), multi_a/sortedmulti_a, tr() script trees, musig(), miniscript.
  */
 import { HDKey } from '@scure/bip32';
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256, sha512 } from '@noble/hashes/sha2.js';
+import { hmac } from '@noble/hashes/hmac.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { taprootTweakPubkey } from '@scure/btc-signer/utils.js';
@@ -416,6 +417,34 @@ function deriveHd(root: HDKey, path: readonly number[]): HDKey {
   return hd;
 }
 
+type CurvePoint = ReturnType<typeof secp256k1.Point.fromBytes>;
+const parentPoints = new WeakMap<HDKey, CurvePoint>();
+const CURVE_N = secp256k1.Point.CURVE().n;
+
+/**
+ * BIP32 CKDpub for the last, non-hardened step: the child public key only. Public derivation
+ * needs no constant-time arithmetic, so this uses variable-time multiplication and caches the
+ * parent point; it is several times faster than HDKey.deriveChild, which also builds a whole key
+ * object. Returns null for the (astronomically rare) invalid child, like HDKey would throw.
+ */
+function publicChildKey(parent: HDKey, index: number): Uint8Array | null {
+  let point = parentPoints.get(parent);
+  if (!point) {
+    point = secp256k1.Point.fromBytes(parent.publicKey!);
+    parentPoints.set(parent, point);
+  }
+  const data = new Uint8Array(37);
+  data.set(parent.publicKey!, 0);
+  new DataView(data.buffer).setUint32(33, index >>> 0, false);
+  const i = hmac(sha512, parent.chainCode!, data);
+  let il = 0n;
+  for (let k = 0; k < 32; k++) il = (il << 8n) | BigInt(i[k]!);
+  if (il === 0n || il >= CURVE_N) return null;
+  const child = secp256k1.Point.BASE.multiplyUnsafe(il).add(point);
+  if (child.equals(secp256k1.Point.ZERO)) return null;
+  return child.toBytes(true);
+}
+
 function fingerprintOf(pubkey: Uint8Array): Uint8Array {
   return hash160(pubkey).slice(0, 4);
 }
@@ -435,12 +464,17 @@ function deriveKey(k: KeyExpr, branch: number, pos: number): ExpandedKey {
     // derive the non-ranged part once (cached), then the final step
     const base = b.derive === 'none' ? path : path.slice(0, -1);
     let hd = deriveHd(b.root, base);
-    if (b.derive !== 'none') {
-      const step = path[path.length - 1]!;
-      if (step >= HARDENED && !hd.privateKey) throw new Error('Cannot derive script without private keys');
-      hd = hd.deriveChild(step);
+    const step = path[path.length - 1]!;
+    const fast = b.derive === 'unhardened' ? publicChildKey(hd, step) : null;
+    if (fast) {
+      pubkey = fast;
+    } else {
+      if (b.derive !== 'none') {
+        if (step >= HARDENED && !hd.privateKey) throw new Error('Cannot derive script without private keys');
+        hd = hd.deriveChild(step);
+      }
+      pubkey = hd.publicKey!;
     }
-    pubkey = hd.publicKey!;
     origin = { fingerprint: fingerprintOf(b.root.publicKey!), path };
   }
   if (k.origin) origin = { fingerprint: k.origin.fingerprint, path: [...k.origin.path, ...origin.path] };

@@ -1,0 +1,32 @@
+/**
+ * npm run bench [-- devnet|psbt ...]: runs the named benchmark groups (all by default) and prints a
+ * table per group with the ratio against a naive baseline measured in the same run.
+ * Speed goals live here and in BENCHMARKS.md, never as timed assertions in tests.
+ */
+import { benchDevnet } from './devnet';
+import { printTable, type Row } from './table';
+
+const groups: Record<string, () => Promise<Row[]>> = {
+  devnet: benchDevnet,
+};
+
+async function main(): Promise<void> {
+  try {
+    const psbt = (await import('./psbt')) as { benchPsbt?: () => Promise<Row[]> };
+    if (psbt.benchPsbt) groups.psbt = psbt.benchPsbt;
+  } catch {
+    // the PSBT benchmark module is optional
+  }
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const names = wanted.length ? wanted : Object.keys(groups);
+  for (const n of names) {
+    const g = groups[n];
+    if (!g) {
+      console.error(`unknown benchmark group '${n}' (have: ${Object.keys(groups).join(', ')})`);
+      process.exit(2);
+    }
+    printTable(n, await g());
+  }
+}
+
+void main();
