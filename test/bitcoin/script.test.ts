@@ -217,8 +217,8 @@ describe('descriptor checksum', () => {
   });
 });
 
-describe('performance', () => {
-  it('ScriptToUniv of 4,000 distinct scriptPubKeys stays under 1.5 s even cold (about 20 µs each when warm)', () => {
+describe('bulk', () => {
+  it('ScriptToUniv types 4,000 distinct scriptPubKeys of four kinds', () => {
     const scripts: Uint8Array[] = [];
     for (let i = 0; i < 1000; i++) {
       const r = new Uint8Array(32);
@@ -228,8 +228,9 @@ describe('performance', () => {
       scripts.push(Uint8Array.of(0x76, 0xa9, 0x14, ...r.subarray(0, 20), 0x88, 0xac));
       scripts.push(Uint8Array.of(0xa9, 0x14, ...r.subarray(0, 20), 0x87));
     }
-    const t = performance.now();
-    for (const s of scripts) scriptToUniv(s, { includeHex: true, includeAddress: true, network: REGTEST });
-    expect(performance.now() - t).toBeLessThan(1500);
+    // Speed is measured by `npm run bench` (psbt group), not asserted here; this checks the bulk path.
+    const types = scripts.map((s) => scriptToUniv(s, { includeHex: true, includeAddress: true, network: REGTEST }).type);
+    const cycle = ['witness_v1_taproot', 'witness_v0_keyhash', 'pubkeyhash', 'scripthash'];
+    expect(types).toEqual(scripts.map((_, i) => cycle[i % 4]));
   });
 });
