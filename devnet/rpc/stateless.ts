@@ -2,10 +2,10 @@
  * Node-level methods that need no chain or wallet state: `createrawtransaction`, `decodepsbt`.
  * They answer on `/` and on any `/wallet/<name>` path, like Core.
  */
-import { U_NULL } from '../../shared/json';
+import { RawJson, U_NULL } from '../../shared/json';
 import type { Network } from '../../shared/bitcoin/networks';
 import { createRawTransaction } from '../../shared/bitcoin/createrawtransaction';
-import { decodePsbt } from '../../shared/bitcoin/psbt';
+import { decodePsbtJson } from '../../shared/bitcoin/psbt';
 import { RpcError, type RpcMethodSpec } from './types';
 import { HELP_CREATERAWTRANSACTION, HELP_DECODEPSBT } from './help';
 import { getStr } from './args';
@@ -42,9 +42,10 @@ export function decodePsbtMethod(network: Network): RpcMethodSpec {
     args: [{ name: 'psbt', type: 'str', required: true }],
     help: HELP_DECODEPSBT,
     handler([psbt]) {
-      const res = decodePsbt(getStr(psbt), network);
+      // The decoder writes the reply text itself: a 1,000-input PSBT's reply can be tens of MB.
+      const res = decodePsbtJson(getStr(psbt), network);
       if (!res.ok) throw new RpcError(res.code, res.message);
-      return res.result;
+      return new RawJson(res.json);
     },
   };
 }
