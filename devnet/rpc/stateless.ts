@@ -6,9 +6,10 @@ import { RawJson, U_NULL } from '../../shared/json';
 import type { Network } from '../../shared/bitcoin/networks';
 import { createRawTransaction } from '../../shared/bitcoin/createrawtransaction';
 import { decodePsbtJson } from '../../shared/bitcoin/psbt';
+import { decodeRawTransaction } from '../../shared/bitcoin/decode';
 import { RpcError, type RpcMethodSpec } from './types';
 import { HELP_CREATERAWTRANSACTION, HELP_DECODEPSBT } from './help';
-import { getStr } from './args';
+import { getBool, getStr } from './args';
 
 export { HELP_CREATERAWTRANSACTION, HELP_DECODEPSBT, HELP_GETADDRESSINFO } from './help';
 
@@ -50,7 +51,23 @@ export function decodePsbtMethod(network: Network): RpcMethodSpec {
   };
 }
 
+export function decodeRawTransactionMethod(network: Network): RpcMethodSpec {
+  return {
+    name: 'decoderawtransaction',
+    args: [
+      { name: 'hexstring', type: 'str_hex', required: true },
+      { name: 'iswitness', type: 'bool', required: false },
+    ],
+    help: 'decoderawtransaction "hexstring" ( iswitness )\n\nReturn a JSON object representing the serialized, hex-encoded transaction.\n',
+    handler([hex, iswitness]) {
+      const res = decodeRawTransaction(getStr(hex), network, iswitness === undefined ? undefined : getBool(iswitness));
+      if (!res.ok) throw new RpcError(res.code, res.message);
+      return res.result;
+    },
+  };
+}
+
 /** Every stateless method, for RpcServer's `methods`. */
 export function statelessMethods(network: Network): RpcMethodSpec[] {
-  return [createRawTransactionMethod(network), decodePsbtMethod(network)];
+  return [createRawTransactionMethod(network), decodePsbtMethod(network), decodeRawTransactionMethod(network)];
 }

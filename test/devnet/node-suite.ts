@@ -33,6 +33,8 @@ type Role = keyof typeof REC;
 
 interface Setup {
   wallets: { hot: string; watch: string; other: string };
+  /** txid of the 0.5 BTC payment left in the mempool. */
+  unconfirmed: string;
   addr: Record<Role, string>;
 }
 
@@ -89,10 +91,11 @@ export async function setupLikeRecording(t: NodeTarget): Promise<Setup> {
   await rpc.call('sendtoaddress', [bech32, 1.25], wallets.hot);
   await rpc.call('sendtoaddress', [bech32, '0.0003'], wallets.hot);
   await rpc.call('generatetoaddress', [3, miner]);
-  await rpc.call('sendtoaddress', [bech32m, 0.5], wallets.hot);
+  const unconfirmed = await rpc.call<string>('sendtoaddress', [bech32m, 0.5], wallets.hot);
   const notMine = await rpc.call<string>('getnewaddress', ['', 'bech32m'], wallets.other);
   return {
     wallets,
+    unconfirmed,
     addr: { legacy, p2sh, bech32, bech32m, change, cold, vault: vault!, notMine, miner },
   };
 }
@@ -208,6 +211,19 @@ export function defineNodeSuite(getTarget: () => NodeTarget): void {
         const gotAddrs = new Set(got.result!.map((r) => r.address));
         if (!rec.name.startsWith('hot')) for (const role of wantRoles) expect(gotAddrs.has(s.addr[role!]), `${rec.name}: row for ${role}`).toBe(true);
       }
+    });
+
+    it('getrawtransaction and decoderawtransaction agree on a mempool transaction', async () => {
+      const { rpc } = getTarget();
+      const hex = await rpc.call<string>('getrawtransaction', [s.unconfirmed]);
+      const verbose = await rpc.call<Record<string, unknown>>('getrawtransaction', [s.unconfirmed, 1]);
+      const decoded = await rpc.call<Record<string, unknown>>('decoderawtransaction', [hex]);
+      const { hex: rawHex, ...rest } = verbose;
+      expect(rawHex).toBe(hex);
+      expect(order(rest)).toBe(order(decoded));
+      expect(decoded.txid).toBe(s.unconfirmed);
+      expect(Object.keys(decoded)).toEqual(['txid', 'hash', 'version', 'size', 'vsize', 'weight', 'locktime', 'vin', 'vout']);
+      await expect(rpc.call('getrawtransaction', ['00'.repeat(32)])).rejects.toMatchObject({ code: -5 });
     });
 
     it('http: wallet selection errors, batch, named params and numeric ids', async () => {
