@@ -855,8 +855,13 @@ export class Descriptor {
     return this.expandWithProvider(index).map(({ provider: _p, ...e }) => e);
   }
 
+  /** Expansions already derived, by index (derivation costs about a millisecond per key). */
+  private readonly expansions = new Map<number, ExpansionWithProvider[]>();
+
   expandWithProvider(index: number): ExpansionWithProvider[] {
     if (!Number.isInteger(index) || index < 0 || index > 0x7fffffff) throw new Error(`Invalid derivation index ${index}`);
+    const cached = this.expansions.get(index);
+    if (cached) return cached;
     const out: ExpansionWithProvider[] = [];
     for (let b = 0; b < this.branches; b++) {
       const built = build(this.node, b, index, this.network);
@@ -866,6 +871,7 @@ export class Descriptor {
       if (built.internalKey) e.internalKey = built.internalKey;
       out.push(e);
     }
+    this.expansions.set(index, out);
     return out;
   }
 
