@@ -4,19 +4,15 @@
  * Speed goals live here and in BENCHMARKS.md, never as timed assertions in tests.
  */
 import { benchDevnet } from './devnet';
+import { benchPsbt } from './psbt';
 import { printTable, type Row } from './table';
 
 const groups: Record<string, () => Promise<Row[]>> = {
+  psbt: benchPsbt,
   devnet: benchDevnet,
 };
 
 async function main(): Promise<void> {
-  try {
-    const psbt = (await import('./psbt')) as { benchPsbt?: () => Promise<Row[]> };
-    if (psbt.benchPsbt) groups.psbt = psbt.benchPsbt;
-  } catch {
-    // the PSBT benchmark module is optional
-  }
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const names = wanted.length ? wanted : Object.keys(groups);
   for (const n of names) {

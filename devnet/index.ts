@@ -25,6 +25,8 @@ export interface DevnetOptions {
   /** When set, the RPC cookie file (`.cookie`, user `__cookie__`) is written here as Core does. */
   datadir?: string;
   faults?: { rpc?: FaultConfig; index?: FaultConfig };
+  /** Serve an already built node (its scenario is then not built again). */
+  node?: DevnetNode;
 }
 
 export interface Devnet {
@@ -44,8 +46,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const seed = options.seed ?? 'spyglass';
   const user = options.rpcUser ?? 'spyglass';
   const password = options.rpcPassword ?? 'devnet';
-  const node = new DevnetNode({ seed });
-  const scenario = buildScenario(node, parseScenario(options.scenario ?? 'empty'), seed);
+  const node = options.node ?? new DevnetNode({ seed });
+  const scenario: ScenarioInfo = options.node
+    ? { watchWallet: node.wallets.has('watch') ? 'watch' : '', wallets: [...node.wallets.keys()] }
+    : buildScenario(node, parseScenario(options.scenario ?? 'empty'), seed);
 
   let cookieFile: string | null = null;
   let cookie: string | null = null;
