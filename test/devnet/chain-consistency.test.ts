@@ -228,3 +228,49 @@ async function blockTxids(h: number, b: Rec): Promise<string[]> {
   for (let i = 0; i < (b.transactionsCount as number); i++) ids.push(((await get(`transaction/${h}:${i}`)) as Rec).txId as string);
   return ids;
 }
+
+describe('index replies have the key sets and types of the real server samples', () => {
+  const keysAndTypes = (o: Record<string, unknown>): Array<[string, string]> =>
+    Object.entries(o).map(([k, v]) => [k, v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v]);
+  // Fields that the real server sends as null in some states (spec 2 and 3.4).
+  const nullable = new Set(['miner', 'nextBlockHash', 'data']);
+  const compatible = (ours: Array<[string, string]>, sample: Array<[string, string]>): void => {
+    expect(ours.map(([k]) => k).sort()).toEqual(sample.map(([k]) => k).sort());
+    const types = new Map(sample);
+    for (const [k, t] of ours) if (!(nullable.has(k) && (t === 'null' || types.get(k) === 'null'))) expect(t, k).toBe(types.get(k));
+  };
+
+  it('block, confirmed segwit transaction (inputs and outputs) and utxo list', async () => {
+    const { indexSample } = await import('../fixtures');
+    const sBlock = (indexSample('bgl_block_37258.json') as Envelope<Rec>).data;
+    const sTx = (indexSample('bgl_transaction_b68b5080.json') as Envelope<Rec>).data;
+    const sUtxo = (indexSample('bgl_address_utxo_bgl1qt3jeum.json') as Envelope<Rec[]>).data;
+    compatible(keysAndTypes(await get('block/150')), keysAndTypes(sBlock));
+    // a confirmed segwit spend with a P2WPKH input, like the sample
+    const chain = devnet.node.chain;
+    let found: Rec | undefined;
+    for (let h = 120; h <= chain.tipHeight() && !found; h++) {
+      for (const tx of chain.blockAt(h)!.txs) {
+        if (tx.coinbase || !tx.segwit) continue;
+        const t = await get(`transaction/${tx.txid}`);
+        const vin0 = (t.vIn as Record<string, Rec>)['0']!;
+        if (vin0.type === 'P2WPKH') {
+          found = t;
+          break;
+        }
+      }
+    }
+    expect(found).toBeDefined();
+    compatible(keysAndTypes(found!), keysAndTypes(sTx));
+    const sIn = (sTx.vIn as Record<string, Rec>)['0']!;
+    const sOut = (sTx.vOut as Record<string, Rec>)['0']!;
+    compatible(keysAndTypes((found!.vIn as Record<string, Rec>)['0']!), keysAndTypes(sIn));
+    for (const o of Object.values(found!.vOut as Record<string, Rec>)) {
+      if (o.type === 'P2WPKH') compatible(keysAndTypes(o), keysAndTypes(sOut));
+    }
+    const watch = [...devnet.node.wallets.get('watch')!.addressBook.keys()].find((a) => a.startsWith('bcrt1q') && a.length < 50)!;
+    const utxos = await get<Rec[]>(`address/utxo/${watch}`);
+    expect(utxos.length).toBeGreaterThan(0);
+    for (const u of utxos) compatible(keysAndTypes(u), keysAndTypes(sUtxo[0]!));
+  });
+});
