@@ -12,6 +12,7 @@ import { encodeDestination, extractDestinationFromSolved, scriptForDestination }
 import { toHex } from './hex';
 import type { Network } from './networks';
 import { solver, type TxoutType } from './script';
+import { isCurveX } from './secp';
 
 export interface KeyOrigin {
   /** 4-byte master key fingerprint. */
@@ -49,26 +50,6 @@ type Ctx = 'top' | 'p2sh' | 'p2wpkh' | 'p2wsh' | 'p2tr';
 // Key helpers
 // ---------------------------------------------------------------------------------------------
 
-const P = 2n ** 256n - 2n ** 32n - 977n;
-
-function jacobi(a: bigint, n: bigint): number {
-  a %= n;
-  let t = 1;
-  while (a !== 0n) {
-    while ((a & 1n) === 0n) {
-      a >>= 1n;
-      const r = n & 7n;
-      if (r === 3n || r === 5n) t = -t;
-    }
-    const tmp = a;
-    a = n;
-    n = tmp;
-    if ((a & 3n) === 3n && (n & 3n) === 3n) t = -t;
-    a %= n;
-  }
-  return n === 1n ? t : 0;
-}
-
 const xonlyCache = new Map<string, boolean>();
 
 /** XOnlyPubKey::IsFullyValid: x < p and x^3 + 7 is a square mod p. Cached. */
@@ -77,12 +58,7 @@ export function isValidXOnly(x: Uint8Array): boolean {
   const hex = toHex(x);
   const hit = xonlyCache.get(hex);
   if (hit !== undefined) return hit;
-  const v = BigInt('0x' + hex);
-  let ok = false;
-  if (v < P) {
-    const y2 = (((v * v) % P) * v + 7n) % P;
-    ok = jacobi(y2, P) !== -1;
-  }
+  const ok = isCurveX(BigInt('0x' + hex));
   if (xonlyCache.size >= 20000) xonlyCache.clear();
   xonlyCache.set(hex, ok);
   return ok;

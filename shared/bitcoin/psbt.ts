@@ -19,6 +19,7 @@ import type { Network } from './networks';
 import { checkSignatureEncodingStrict, scriptToAsm, sighashToStr } from './script';
 import { scriptToUniv } from './script-univ';
 import { ByteReader, hexOf, readTx, StreamError, type ParsedTx, type TxOut } from './tx';
+import { FIELD_P, curveRhs, isCurveX } from './secp';
 
 const toHex = (b: Uint8Array): string => hexOf(b);
 
@@ -65,28 +66,9 @@ export function decodeBase64Core(str: string): Uint8Array | null {
 // Public keys (CPubKey::IsFullyValid without libsecp256k1)
 // ---------------------------------------------------------------------------------------------
 
-const P = 2n ** 256n - 2n ** 32n - 977n;
 
 function bytesToBig(b: Uint8Array, start: number, end: number): bigint {
   return BigInt('0x' + hexOf(b, start, end));
-}
-
-function jacobi(a: bigint, n: bigint): number {
-  a %= n;
-  let t = 1;
-  while (a !== 0n) {
-    while ((a & 1n) === 0n) {
-      a >>= 1n;
-      const r = n & 7n;
-      if (r === 3n || r === 5n) t = -t;
-    }
-    const tmp = a;
-    a = n;
-    n = tmp;
-    if ((a & 3n) === 3n && (n & 3n) === 3n) t = -t;
-    a %= n;
-  }
-  return n === 1n ? t : 0;
 }
 
 /** CPubKey::GetLen(header). */
@@ -101,12 +83,11 @@ export function isFullyValidPubkey(b: Uint8Array): boolean {
   const h = b[0];
   if (h === undefined || pubkeyLen(h) !== b.length) return false;
   const x = bytesToBig(b, 1, 33);
-  if (x >= P) return false;
-  const rhs = (((x * x) % P) * x + 7n) % P;
-  if (b.length === 33) return jacobi(rhs, P) !== -1;
+  if (b.length === 33) return isCurveX(x);
+  if (x >= FIELD_P) return false;
   const y = bytesToBig(b, 33, 65);
-  if (y >= P) return false;
-  if ((y * y) % P !== rhs) return false;
+  if (y >= FIELD_P) return false;
+  if ((y * y) % FIELD_P !== curveRhs(x)) return false;
   if (h === 6 || h === 7) return Number(y & 1n) === (h & 1);
   return true;
 }
