@@ -5,7 +5,7 @@
  * (interface A) and the index (interface B).
  */
 import type { ChainBlock, ChainTx, ChainView, OutputInfo, Spender } from './types';
-import { concatBytes, hashToHex, hexToBytes, hexToHash, scriptNumPush, sha256d, Writer } from './encoding';
+import { concatBytes, hashToHex, hexToBytes, hexToHash, scriptNumPush, sha256d } from './encoding';
 import { COINBASE_TXID, makeChainTx, parseChainTx } from './tx';
 
 export const REGTEST_BITS = 0x207fffff;
@@ -48,7 +48,15 @@ export function merkleRoot(hashes: Uint8Array[]): Uint8Array {
 }
 
 function encodeHeader(h: { version: number; prev: Uint8Array; merkle: Uint8Array; time: number; bits: number; nonce: number }): Uint8Array {
-  return new Writer().i32(h.version).bytes(h.prev).bytes(h.merkle).u32(h.time).u32(h.bits).u32(h.nonce).finish();
+  const header = new Uint8Array(80);
+  const view = new DataView(header.buffer);
+  view.setInt32(0, h.version, true);
+  header.set(h.prev, 4);
+  header.set(h.merkle, 36);
+  view.setUint32(68, h.time, true);
+  view.setUint32(72, h.bits, true);
+  view.setUint32(76, h.nonce, true);
+  return header;
 }
 
 /** Grinds the nonce until the header hash meets the target. */
