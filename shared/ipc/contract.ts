@@ -1,0 +1,160 @@
+// The one IPC contract: every channel the renderer may invoke, its request schema (validated in main
+// before any handler runs) and its reply type; plus the events main may push. The preload, the
+// handler table and the loopback bridge all carry exactly these channels.
+import { z } from 'zod';
+import type { IpcResult } from '../errors';
+
+export const CHANNEL_PREFIX = 'spyglass:';
+
+const url = z.string().trim().min(1, 'A URL is required').max(2048).refine((s) => {
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '' && u.username === '' && u.password === '';
+  } catch {
+    return false;
+  }
+}, 'Use an http:// or https:// URL without a user name or password in it');
+
+const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a profile id');
+const password = z.string().min(1, 'The password is empty').max(1024);
+
+/** What a person types in "Connect your node": no secret in it. */
+export const ProfileInputSchema = z.object({
+  name: z.string().trim().min(1, 'Give the profile a name').max(100),
+  nodeUrl: url,
+  auth: z.enum(['password', 'cookie']),
+  rpcUser: z.string().max(256).default(''),
+  cookiePath: z.string().max(4096).default(''),
+  wallet: z.string().max(256).default(''),
+  indexUrl: url,
+}).strict().superRefine((p, ctx) => {
+  if (p.auth === 'password' && p.rpcUser.trim() === '') ctx.addIssue({ code: 'custom', path: ['rpcUser'], message: 'Enter the RPC user name (rpcuser or the user of an rpcauth line)' });
+  if (p.auth === 'cookie' && p.cookiePath.trim() === '') ctx.addIssue({ code: 'custom', path: ['cookiePath'], message: 'Enter the path of the node\'s .cookie file' });
+});
+export type ProfileInput = z.output<typeof ProfileInputSchema>;
+
+/** Where a profile's password lives. `none` for cookie auth or when it was never entered. */
+export type PasswordStorage = 'keychain' | 'session' | 'none';
+
+/** A profile as the renderer sees it: never the password. */
+export interface ProfileView extends ProfileInput {
+  id: string;
+  passwordStorage: PasswordStorage;
+  isDemo: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const RememberSchema = z.enum(['keychain', 'session']);
+export type Remember = z.infer<typeof RememberSchema>;
+
+export interface NodeReport {
+  version: number; // networkinfo.version, e.g. 300000
+  subversion: string; // "/Satoshi:30.0.0/"
+  chain: string; // main | test | testnet4 | signet | regtest
+  blocks: number;
+  headers: number;
+  bestBlockHash: string;
+  initialBlockDownload: boolean;
+  verificationProgress: number;
+  wallet: string | null; // the wallet used, when one was named or is the only one loaded
+  walletsLoaded: string[];
+}
+
+export interface IndexReport {
+  height: number;
+  bestBlockHash: string;
+  genesisHash: string;
+}
+
+export interface Warning {
+  code: 'plain-http-remote' | 'node-syncing' | 'index-behind' | 'wallet-not-loaded' | 'no-wallet';
+  message: string;
+}
+
+export interface ConnectionReport {
+  node: NodeReport;
+  index: IndexReport;
+  /** The address network every validation uses from now on (derived from node.chain). */
+  network: 'mainnet' | 'testnet' | 'signet' | 'regtest';
+  warnings: Warning[];
+  checkedAt: string;
+}
+
+export type ConnectionState =
+  | { state: 'none' } // first run: no profile
+  | { state: 'connecting'; profileId: string }
+  | { state: 'connected'; profileId: string; report: ConnectionReport }
+  | { state: 'failed'; profileId: string; error: import('../errors').IpcError }
+  | { state: 'needs-password'; profileId: string };
+
+export interface KeychainStatus {
+  available: boolean;
+  /** Why not, in words, when unavailable. */
+  reason: string | null;
+  backend: string; // "OS keychain (libsecret)", "macOS Keychain", …
+}
+
+export interface AppInfo {
+  version: string;
+  platform: string;
+  /** Running in a browser over the loopback bridge instead of Electron. */
+  bridge: boolean;
+}
+
+const ProfileRef = z.object({ id }).strict();
+
+export const channels = {
+  'app:info': { request: z.object({}).strict(), reply: null as unknown as AppInfo },
+  'keychain:status': { request: z.object({}).strict(), reply: null as unknown as KeychainStatus },
+  'profiles:list': { request: z.object({}).strict(), reply: null as unknown as { profiles: ProfileView[]; activeId: string | null } },
+  /** Create (no id) or update a profile. A password is only needed for `auth: password`; omitted on update = keep. */
+  'profiles:save': {
+    request: z.object({ id: id.optional(), profile: ProfileInputSchema, password: password.optional(), remember: RememberSchema.default('keychain') }).strict(),
+    reply: null as unknown as { profile: ProfileView },
+  },
+  'profiles:delete': { request: ProfileRef, reply: null as unknown as { deleted: true } },
+  /** Make a profile the active one and connect to it. */
+  'profiles:activate': { request: ProfileRef, reply: null as unknown as ConnectionState },
+  /** Give the password of a profile whose password was session-only (after a restart). */
+  'profiles:unlock': { request: z.object({ id, password, remember: RememberSchema }).strict(), reply: null as unknown as ConnectionState },
+  /** Test a connection without saving it. For an existing profile the stored password is used unless one is given. */
+  'connection:test': {
+    request: z.object({ id: id.optional(), profile: ProfileInputSchema, password: password.optional() }).strict(),
+    reply: null as unknown as ConnectionReport,
+  },
+  'connection:status': { request: z.object({}).strict(), reply: null as unknown as ConnectionState },
+  /** Re-run the checks on the active profile. */
+  'connection:refresh': { request: z.object({}).strict(), reply: null as unknown as ConnectionState },
+  /** Wallets loaded on the node of the given (unsaved) profile, to fill the wallet field. */
+  'node:listwallets': {
+    request: z.object({ id: id.optional(), profile: ProfileInputSchema, password: password.optional() }).strict(),
+    reply: null as unknown as { wallets: string[] },
+  },
+  /** Start the built-in devnet (`demo` scenario) and connect to it as the "Demo" profile. */
+  'demo:start': { request: z.object({}).strict(), reply: null as unknown as ConnectionState },
+} as const;
+
+export type Channel = keyof typeof channels;
+export type Request<C extends Channel> = z.input<(typeof channels)[C]['request']>;
+export type ParsedRequest<C extends Channel> = z.output<(typeof channels)[C]['request']>;
+export type Reply<C extends Channel> = (typeof channels)[C]['reply'];
+
+export const channelNames = Object.keys(channels) as Channel[];
+
+export function isChannel(name: unknown): name is Channel {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(channels, name);
+}
+
+/** Events pushed from main to the renderer. */
+export interface Events {
+  'connection:changed': ConnectionState;
+}
+export type EventName = keyof Events;
+export const eventNames: EventName[] = ['connection:changed'];
+
+/** What the preload exposes as `window.api`, and what the bridge client implements in a browser. */
+export interface SpyglassApi {
+  invoke<C extends Channel>(channel: C, request: Request<C>): Promise<IpcResult<Reply<C>>>;
+  on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
+}
