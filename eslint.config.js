@@ -1,41 +1,78 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import pluginVue from 'eslint-plugin-vue';
+import vueParser from 'vue-eslint-parser';
 
-// Layering (DEVELOPERS.md): shared/ is pure and imports nothing from the other layers and no Node
-// module; devnet/ imports shared/ only (plus Node). Do not relax these rules; move code instead.
+// Layering (DEVELOPERS.md, design/anchors.md "Allowed imports"). Do not relax these rules; move code instead.
+//   shared/            → nothing (no Node, no platform module, no other layer)
+//   electron/main/**   → shared/, Node; no 'electron' except electron/main/index.ts; devnet only in demo.ts
+//   electron/preload/  → shared/ipc/names + 'electron' (renderer-side APIs)
+//   renderer/          → shared/, vue, pinia, vue-router; never electron/, devnet/ or Node
+//   devnet/            → shared/ only (plus Node)
 const nodeBuiltins = ['node:*', 'fs', 'path', 'http', 'https', 'net', 'os', 'crypto', 'child_process', 'url', 'zlib', 'stream', 'events', 'util', 'buffer', 'worker_threads'];
+const nativeModules = ['keytar', 'better-sqlite3'];
+
+const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'coverage/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  ...pluginVue.configs['flat/recommended'],
+  {
+    files: ['**/*.vue'],
+    languageOptions: { parser: vueParser, parserOptions: { parser: tseslint.parser, sourceType: 'module', extraFileExtensions: ['.vue'] } },
+  },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'vue/max-attributes-per-line': 'off',
+      'vue/singleline-html-element-content-newline': 'off',
+      'vue/html-self-closing': 'off',
+      'vue/multi-word-component-names': 'off',
     },
   },
   {
     files: ['shared/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: nodeBuiltins, message: 'shared/ is pure TypeScript: no Node modules.' },
-          { group: ['electron', 'vue', 'pinia', 'keytar', 'better-sqlite3'], message: 'shared/ imports no platform module.' },
-          { group: ['**/electron/**', '**/renderer/**', '**/devnet/**'], message: 'shared/ never imports another layer.' },
-        ],
-      }],
-    },
+    rules: restrict(
+      { group: nodeBuiltins, message: 'shared/ is pure TypeScript: no Node modules.' },
+      { group: ['electron', 'vue', 'pinia', 'vue-router', ...nativeModules], message: 'shared/ imports no platform module.' },
+      { group: ['**/electron/**', '**/renderer/**', '**/devnet/**'], message: 'shared/ never imports another layer.' },
+    ),
   },
   {
     files: ['devnet/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['**/electron/**', '**/renderer/**'], message: 'devnet/ imports shared/ only.' },
-          { group: ['electron', 'vue', 'pinia', 'keytar', 'better-sqlite3'], message: 'devnet/ imports shared/ only.' },
-        ],
-      }],
-    },
+    rules: restrict(
+      { group: ['**/electron/**', '**/renderer/**'], message: 'devnet/ imports shared/ only.' },
+      { group: ['electron', 'vue', 'pinia', 'vue-router', ...nativeModules], message: 'devnet/ imports shared/ only.' },
+    ),
+  },
+  {
+    files: ['electron/main/**/*.ts'],
+    ignores: ['electron/main/index.ts', 'electron/main/demo.ts'],
+    rules: restrict(
+      { group: ['electron'], message: "Only electron/main/index.ts imports 'electron': services stay plain Node and testable." },
+      { group: ['**/renderer/**', '**/preload/**', 'vue', 'pinia', 'vue-router'], message: 'main never imports the renderer or preload.' },
+      { group: ['**/devnet/**'], message: 'Only electron/main/demo.ts starts the devnet.' },
+    ),
+  },
+  {
+    files: ['electron/main/index.ts', 'electron/main/demo.ts'],
+    rules: restrict({ group: ['**/renderer/**', '**/preload/**', 'vue', 'pinia', 'vue-router'], message: 'main never imports the renderer or preload.' }),
+  },
+  {
+    files: ['electron/preload/**/*.ts'],
+    rules: restrict(
+      { group: [...nodeBuiltins, ...nativeModules], message: 'The sandboxed preload has no Node modules.' },
+      { group: ['**/electron/main/**', '**/renderer/**', '**/devnet/**', '**/shared/ipc/contract*', 'zod'], message: 'The preload imports only shared/ipc/names and electron.' },
+    ),
+  },
+  {
+    files: ['renderer/**/*.ts', 'renderer/**/*.vue'],
+    rules: restrict(
+      { group: ['electron', ...nodeBuiltins, ...nativeModules], message: 'The renderer has no Node or Electron: it talks to main only through window.api (renderer/src/api).' },
+      { group: ['**/electron/**', '**/devnet/**'], message: 'renderer/ imports shared/ only — never electron/ or devnet/.' },
+    ),
   },
 );

@@ -3,8 +3,9 @@
 // handler table and the loopback bridge all carry exactly these channels.
 import { z } from 'zod';
 import type { IpcResult } from '../errors';
+import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventNameOf } from './names';
 
-export const CHANNEL_PREFIX = 'spyglass:';
+export { CHANNEL_PREFIX, EVENT_PREFIX } from './names';
 
 const url = z.string().trim().min(1, 'A URL is required').max(2048).refine((s) => {
   try {
@@ -140,7 +141,10 @@ export type Request<C extends Channel> = z.input<(typeof channels)[C]['request']
 export type ParsedRequest<C extends Channel> = z.output<(typeof channels)[C]['request']>;
 export type Reply<C extends Channel> = (typeof channels)[C]['reply'];
 
-export const channelNames = Object.keys(channels) as Channel[];
+export const channelNames: readonly Channel[] = CHANNEL_NAMES;
+// Compile-time: names.ts lists exactly the channels of the table above.
+const _sameChannels: [Exclude<Channel, ChannelName>, Exclude<ChannelName, Channel>] extends [never, never] ? true : never = true;
+void _sameChannels;
 
 export function isChannel(name: unknown): name is Channel {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(channels, name);
@@ -151,7 +155,9 @@ export interface Events {
   'connection:changed': ConnectionState;
 }
 export type EventName = keyof Events;
-export const eventNames: EventName[] = ['connection:changed'];
+export const eventNames: readonly EventName[] = EVENT_NAMES;
+const _sameEvents: [Exclude<EventName, EventNameOf>, Exclude<EventNameOf, EventName>] extends [never, never] ? true : never = true;
+void _sameEvents;
 
 /** What the preload exposes as `window.api`, and what the bridge client implements in a browser. */
 export interface SpyglassApi {

@@ -1,0 +1,71 @@
+// Builds the main-process services for one data folder. Used by the Electron shell (index.ts) and by
+// the browser entry (web.ts); neither adds logic of its own.
+import { join } from 'node:path';
+import type { AppInfo, ProfileInput } from '../../shared/ipc/contract';
+import { IndexClient } from './blockindex/client';
+import { CredentialStore, keytarBackend, readCookie, type SecretBackend } from './credentials';
+import type { StartDemo } from './demo';
+import { isLoopbackHost } from './net/http';
+import { createHandlers, dispatch, type Handlers } from './ipc/handlers';
+import { fileLogger, type Logger } from './log';
+import { RpcClient } from './rpc/client';
+import { Services, type NodeAuth } from './services';
+import { openDatabase } from './store/db';
+import { ProfileRepository } from './store/profiles';
+
+export interface AppOptions {
+  /** The app's data folder (Electron's userData): spyglass.sqlite and logs/ live here. */
+  dataDir: string;
+  info: AppInfo;
+  startDemo?: StartDemo;
+  autoDemo?: boolean;
+  /** Defaults to the OS keychain through keytar. */
+  secretBackend?: SecretBackend | null;
+  log?: Logger;
+}
+
+export interface SpyglassApp {
+  services: Services;
+  handlers: Handlers;
+  log: Logger;
+  dbFile: string;
+  logFile: string;
+  dispatch(channel: unknown, payload: unknown): ReturnType<typeof dispatch>;
+  close(): Promise<void>;
+}
+
+export function createApp(opts: AppOptions): SpyglassApp {
+  const logFile = join(opts.dataDir, 'logs', 'main.log');
+  const log = opts.log ?? fileLogger(logFile);
+  const dbFile = join(opts.dataDir, 'spyglass.sqlite');
+  const db = openDatabase(dbFile);
+  const profiles = new ProfileRepository(db);
+  const credentials = new CredentialStore(opts.secretBackend === undefined ? keytarBackend() : opts.secretBackend);
+  const services = new Services({
+    profiles,
+    credentials,
+    makeRpc: (p: ProfileInput, auth: NodeAuth) => new RpcClient({ url: p.nodeUrl, auth, wallet: p.wallet.trim() || null, readCookie }),
+    makeIndex: (url: string) => {
+      const client = new IndexClient({ url });
+      const host = new URL(url);
+      return Object.assign(client, { plainHttpRemote: host.protocol === 'http:' && !isLoopbackHost(host.hostname) });
+    },
+    ...(opts.startDemo ? { startDemo: opts.startDemo } : {}),
+    autoDemo: opts.autoDemo ?? false,
+    info: opts.info,
+    log,
+  });
+  const handlers = createHandlers(services);
+  return {
+    services,
+    handlers,
+    log,
+    dbFile,
+    logFile,
+    dispatch: (channel, payload) => dispatch(handlers, channel, payload, log),
+    close: async () => {
+      await services.close();
+      db.close();
+    },
+  };
+}

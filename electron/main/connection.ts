@@ -1,0 +1,123 @@
+// Connecting to a profile: the node and the index are asked in parallel, the node's chain sets the
+// address network, and the index must serve the same chain (same block 0). Electron-free.
+import { AppError, toIpcError } from '../../shared/errors';
+import type { ConnectionReport, ConnectionState, IndexReport, NodeReport, ProfileInput, Warning } from '../../shared/ipc/contract';
+
+/** What connection checks need of the RPC client (electron/main/rpc/client.ts implements it). */
+export interface NodeRpc {
+  call<T = unknown>(method: string, params?: unknown[] | Record<string, unknown>, opts?: { wallet?: boolean; signal?: AbortSignal }): Promise<T>;
+  readonly plainHttpRemote: boolean;
+  close(): void;
+}
+
+/** What connection checks need of the index client (electron/main/blockindex/client.ts implements it). */
+export interface BlockIndex {
+  tip(opts?: { signal?: AbortSignal }): Promise<{ height: number; hash: string }>;
+  genesisHash(opts?: { signal?: AbortSignal }): Promise<string>;
+  close(): void;
+}
+
+export type Network = ConnectionReport['network'];
+
+/** Core's chain names (getblockchaininfo.chain) → the address network used for validation. */
+export function networkOfChain(chain: string): Network {
+  switch (chain) {
+    case 'main':
+      return 'mainnet';
+    case 'test':
+    case 'testnet4':
+      return 'testnet';
+    case 'signet':
+      return 'signet';
+    case 'regtest':
+      return 'regtest';
+    default:
+      throw new AppError('chain.unsupported', `The node runs a chain Spyglass does not know ("${chain}").`, { chain });
+  }
+}
+
+interface NetworkInfo { version: number; subversion: string }
+interface BlockchainInfo { chain: string; blocks: number; headers: number; bestblockhash: string; initialblockdownload: boolean; verificationprogress: number }
+
+/** The index may lag the node by this many blocks before we warn. */
+export const INDEX_LAG_WARNING = 2;
+
+export async function checkConnection(profile: Pick<ProfileInput, 'wallet' | 'nodeUrl' | 'indexUrl'>, rpc: NodeRpc, index: BlockIndex, indexPlainHttpRemote: boolean, signal?: AbortSignal): Promise<ConnectionReport> {
+  const opts = { wallet: false, ...(signal ? { signal } : {}) };
+  const nodeSide = (async () => {
+    const [net, chain, genesis, wallets] = await Promise.all([
+      rpc.call<NetworkInfo>('getnetworkinfo', [], opts),
+      rpc.call<BlockchainInfo>('getblockchaininfo', [], opts),
+      rpc.call<string>('getblockhash', [0], opts),
+      rpc.call<string[]>('listwallets', [], opts),
+    ]);
+    return { net, chain, genesis, wallets };
+  })();
+  const indexSide = (async () => {
+    const [genesisHash, tip] = await Promise.all([index.genesisHash(signal ? { signal } : {}), index.tip(signal ? { signal } : {})]);
+    return { genesisHash, tip };
+  })();
+  // Both run at once; the node's error wins when both fail, since the node is checked first in the UI.
+  const [n, i] = await Promise.allSettled([nodeSide, indexSide]);
+  if (n.status === 'rejected') throw n.reason;
+  if (i.status === 'rejected') throw i.reason;
+  const { net, chain, genesis, wallets } = n.value;
+  const network = networkOfChain(chain.chain);
+
+  if (i.value.genesisHash !== genesis) {
+    throw new AppError(
+      'chain.mismatch',
+      `The index serves another chain than the node: its block 0 is ${short(i.value.genesisHash)}, but the node (chain "${chain.chain}") has ${short(genesis)}. Point the index URL at an index of the same network.`,
+      { nodeChain: chain.chain, nodeGenesis: genesis, indexGenesis: i.value.genesisHash },
+    );
+  }
+
+  const warnings: Warning[] = [];
+  if (rpc.plainHttpRemote) {
+    warnings.push({ code: 'plain-http-remote', message: 'The node is reached over plain HTTP on another host: the RPC password and every reply cross the network unencrypted. Use an HTTPS proxy, an SSH tunnel or a VPN.' });
+  }
+  if (indexPlainHttpRemote) {
+    warnings.push({ code: 'plain-http-remote', message: 'The index is reached over plain HTTP on another host: anyone on the path sees which addresses you look up.' });
+  }
+  if (chain.initialblockdownload) {
+    warnings.push({ code: 'node-syncing', message: `The node is still syncing (${(chain.verificationprogress * 100).toFixed(1)} %, block ${chain.blocks} of ${chain.headers}). Balances may be incomplete until it finishes.` });
+  }
+  if (i.value.tip.height + INDEX_LAG_WARNING < chain.blocks) {
+    warnings.push({ code: 'index-behind', message: `The index is ${chain.blocks - i.value.tip.height} blocks behind the node (index ${i.value.tip.height}, node ${chain.blocks}). UTXO data may be out of date.` });
+  }
+  let wallet: string | null = null;
+  const named = profile.wallet.trim();
+  if (named !== '') {
+    if (wallets.includes(named)) wallet = named;
+    else warnings.push({ code: 'wallet-not-loaded', message: `The wallet "${named}" is not loaded on the node${wallets.length ? ` (loaded: ${wallets.map((w) => `"${w}"`).join(', ')})` : ''}. Load it with \`bitcoin-cli loadwallet ${named}\` or pick another.` });
+  } else if (wallets.length === 1) {
+    wallet = wallets[0]!;
+  } else if (wallets.length === 0) {
+    warnings.push({ code: 'no-wallet', message: 'No wallet is loaded on the node, so there are no watched addresses to show. Load or create a watch-only wallet (createwallet with disable_private_keys) and import your descriptors.' });
+  } else {
+    warnings.push({ code: 'wallet-not-loaded', message: `Several wallets are loaded (${wallets.map((w) => `"${w}"`).join(', ')}): choose one in the profile.` });
+  }
+
+  const node: NodeReport = {
+    version: net.version,
+    subversion: net.subversion,
+    chain: chain.chain,
+    blocks: chain.blocks,
+    headers: chain.headers,
+    bestBlockHash: chain.bestblockhash,
+    initialBlockDownload: chain.initialblockdownload,
+    verificationProgress: chain.verificationprogress,
+    wallet,
+    walletsLoaded: wallets,
+  };
+  const idx: IndexReport = { height: i.value.tip.height, bestBlockHash: i.value.tip.hash, genesisHash: i.value.genesisHash };
+  return { node, index: idx, network, warnings, checkedAt: new Date().toISOString() };
+}
+
+function short(hash: string): string {
+  return hash.length > 20 ? `${hash.slice(0, 8)}…${hash.slice(-8)}` : hash;
+}
+
+export function failedState(profileId: string, e: unknown): ConnectionState {
+  return { state: 'failed', profileId, error: toIpcError(e) };
+}

@@ -1,0 +1,65 @@
+// The IPC handler table: one plain function per channel of shared/ipc/contract.ts. `dispatch` is the
+// single entry used by both the Electron shell (ipcMain.handle) and the loopback bridge: it checks the
+// channel name, validates the payload with the channel's schema, runs the handler and wraps the result
+// as {ok, value} or {ok: false, error: {code, message}} — never a stack trace or a secret.
+import type { z } from 'zod';
+import { AppError, toIpcError, type IpcResult } from '../../../shared/errors';
+import { channels, isChannel, type Channel, type ParsedRequest, type Reply } from '../../../shared/ipc/contract';
+import type { Logger } from '../log';
+import type { Services } from '../services';
+
+export type Handlers = { [C in Channel]: (req: ParsedRequest<C>) => Promise<Reply<C>> | Reply<C> };
+
+export function createHandlers(s: Services): Handlers {
+  return {
+    'app:info': () => s.info(),
+    'keychain:status': () => s.keychainStatus(),
+    'profiles:list': () => s.listProfiles(),
+    'profiles:save': async (r) => ({ profile: await s.saveProfile(r.id, r.profile, r.password, r.remember) }),
+    'profiles:delete': (r) => s.deleteProfile(r.id),
+    'profiles:activate': (r) => s.activate(r.id),
+    'profiles:unlock': (r) => s.unlock(r.id, r.password, r.remember),
+    'connection:test': (r) => s.test(r.id, r.profile, r.password),
+    'connection:status': () => s.connectionState(),
+    'connection:refresh': () => s.refresh(),
+    'node:listwallets': (r) => s.listWallets(r.id, r.profile, r.password),
+    'demo:start': () => s.startDemo(),
+  };
+}
+
+/** Turns schema issues into one readable sentence naming each field ("profile.nodeUrl: Use an http:// …"). */
+export function describeIssues(channel: string, error: z.ZodError): AppError {
+  const parts = error.issues.slice(0, 5).map((i) => {
+    const path = i.path.map(String).join('.');
+    const msg = i.code === 'unrecognized_keys' ? `unexpected field${i.keys.length > 1 ? 's' : ''} ${i.keys.join(', ')}` : i.message;
+    return path ? `${path}: ${msg}` : msg;
+  });
+  const first = error.issues[0];
+  const field = first && first.path.length ? first.path.map(String).join('.') : null;
+  return new AppError('input.invalid', `Invalid request for ${channel}: ${parts.join('; ')}`, { channel, field });
+}
+
+export async function dispatch(handlers: Handlers, channel: unknown, payload: unknown, log: Logger): Promise<IpcResult<unknown>> {
+  if (!isChannel(channel)) {
+    log.warn(`ipc: refused unknown channel ${JSON.stringify(String(channel)).slice(0, 80)}`);
+    return { ok: false, error: { code: 'input.invalid', message: 'Unknown IPC channel.' } };
+  }
+  const parsed = channels[channel].request.safeParse(payload ?? {});
+  if (!parsed.success) {
+    const err = describeIssues(channel, parsed.error);
+    log.warn(`ipc ${channel}: ${err.message}`);
+    return { ok: false, error: err.toIpc() };
+  }
+  const started = Date.now();
+  try {
+    const handler = handlers[channel] as (r: unknown) => Promise<unknown> | unknown;
+    const value = await handler(parsed.data);
+    log.info(`ipc ${channel} ok ${Date.now() - started} ms`);
+    return { ok: true, value };
+  } catch (e) {
+    const error = toIpcError(e);
+    log.warn(`ipc ${channel} failed ${error.code}: ${error.message}`);
+    if (error.code === 'internal') log.error(`ipc ${channel}: ${(e as Error)?.stack ?? String(e)}`);
+    return { ok: false, error };
+  }
+}

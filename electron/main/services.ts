@@ -1,0 +1,302 @@
+// The main process's services behind the IPC channels: profiles (SQLite), secrets (OS keychain or this
+// session's memory), the active connection and the demo devnet. Plain Node: the Electron shell and the
+// loopback bridge both drive this same object.
+import { AppError, toIpcError } from '../../shared/errors';
+import type { AppInfo, ConnectionReport, ConnectionState, KeychainStatus, ProfileInput, ProfileView, Remember } from '../../shared/ipc/contract';
+import { checkConnection, failedState, type BlockIndex, type NodeRpc } from './connection';
+import type { CredentialStore } from './credentials';
+import type { StartDemo, DemoDevnet } from './demo';
+import type { Logger } from './log';
+import type { ProfileRepository } from './store/profiles';
+
+/** How the node is authenticated for one connection attempt. The secret never leaves main. */
+export type NodeAuth = { user: string; password: string } | { cookieFile: string };
+
+export interface ServiceDeps {
+  profiles: ProfileRepository;
+  credentials: CredentialStore;
+  makeRpc(profile: ProfileInput, auth: NodeAuth): NodeRpc;
+  makeIndex(url: string): BlockIndex & { readonly plainHttpRemote: boolean };
+  startDemo?: StartDemo;
+  /** Start the demo by itself when no profile exists (npm start / npm run web on a fresh data folder). */
+  autoDemo?: boolean;
+  info: AppInfo;
+  log: Logger;
+}
+
+export interface ActiveConnection {
+  profile: ProfileView;
+  rpc: NodeRpc;
+  index: BlockIndex;
+  report: ConnectionReport;
+}
+
+const DEMO_NAME = 'Demo (built-in regtest devnet)';
+
+export function accountOf(profileId: string): string {
+  return `rpc:${profileId}`;
+}
+
+export class Services {
+  private state: ConnectionState = { state: 'none' };
+  private active: ActiveConnection | null = null;
+  private demo: DemoDevnet | null = null;
+  private demoStarting: Promise<DemoDevnet> | null = null;
+  private generation = 0;
+  private readonly listeners = new Set<(s: ConnectionState) => void>();
+
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** Subscribe to `connection:changed`. */
+  onConnectionChanged(fn: (s: ConnectionState) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** At startup: reconnect to the active profile, or start the demo when nothing is configured and asked to. */
+  async start(): Promise<ConnectionState> {
+    const id = this.deps.profiles.getActiveId();
+    if (id && this.deps.profiles.get(id)) return this.activate(id);
+    if (this.deps.autoDemo && this.deps.profiles.list().length === 0) return this.startDemo();
+    return this.state;
+  }
+
+  info(): AppInfo {
+    return this.deps.info;
+  }
+
+  keychainStatus(): Promise<KeychainStatus> {
+    return this.deps.credentials.status();
+  }
+
+  listProfiles(): { profiles: ProfileView[]; activeId: string | null } {
+    return { profiles: this.deps.profiles.list(), activeId: this.deps.profiles.getActiveId() };
+  }
+
+  connectionState(): ConnectionState {
+    return this.state;
+  }
+
+  activeConnection(): ActiveConnection | null {
+    return this.active;
+  }
+
+  async saveProfile(id: string | undefined, input: ProfileInput, password: string | undefined, remember: Remember): Promise<ProfileView> {
+    const { profiles, credentials } = this.deps;
+    if (id === undefined) {
+      if (input.auth === 'password' && password === undefined) throw new AppError('input.invalid', 'Enter the RPC password.', { field: 'password' });
+      const created = profiles.create(input, { passwordStorage: 'none' });
+      try {
+        if (input.auth === 'password' && password !== undefined) {
+          profiles.setPasswordStorage(created.id, await credentials.save(accountOf(created.id), password, remember));
+        }
+      } catch (e) {
+        profiles.delete(created.id); // nothing half-saved: no profile without its password
+        throw e;
+      }
+      this.deps.log.info(`profile created ${created.id}`);
+      return profiles.require(created.id);
+    }
+    const existing = profiles.require(id);
+    if (input.auth === 'cookie') {
+      await credentials.forget(accountOf(id));
+      profiles.update(id, input, 'none');
+    } else if (password !== undefined) {
+      const storage = await credentials.save(accountOf(id), password, remember);
+      profiles.update(id, input, storage);
+    } else {
+      if (existing.passwordStorage === 'none') throw new AppError('input.invalid', 'Enter the RPC password.', { field: 'password' });
+      profiles.update(id, input);
+    }
+    this.deps.log.info(`profile updated ${id}`);
+    const saved = profiles.require(id);
+    if (this.active?.profile.id === id) void this.activate(id);
+    return saved;
+  }
+
+  async deleteProfile(id: string): Promise<{ deleted: true }> {
+    const profile = this.deps.profiles.require(id);
+    await this.deps.credentials.forget(accountOf(id));
+    this.deps.profiles.delete(id);
+    if (this.active?.profile.id === id || this.stateProfileId() === id) {
+      this.disconnect();
+      this.setState({ state: 'none' });
+    }
+    if (profile.isDemo) await this.stopDemo();
+    this.deps.log.info(`profile deleted ${id}`);
+    return { deleted: true };
+  }
+
+  /** Make `id` the active profile and connect. Resolves with the final state (connected, failed or needs-password). */
+  async activate(id: string): Promise<ConnectionState> {
+    const profile = this.deps.profiles.require(id);
+    this.deps.profiles.setActiveId(id);
+    this.disconnect();
+    const gen = ++this.generation;
+    this.setState({ state: 'connecting', profileId: id });
+    let rpc: NodeRpc | null = null;
+    let index: (BlockIndex & { plainHttpRemote: boolean }) | null = null;
+    try {
+      const current = profile.isDemo ? await this.ensureDemoProfile(profile) : profile;
+      const auth = await this.authOf(current);
+      if (auth === null) {
+        if (gen === this.generation) this.setState({ state: 'needs-password', profileId: id });
+        return this.state;
+      }
+      rpc = this.deps.makeRpc(current, auth);
+      index = this.deps.makeIndex(current.indexUrl);
+      const report = await checkConnection(current, rpc, index, index.plainHttpRemote);
+      if (gen !== this.generation) throw new AppError('cancelled', 'Another profile was activated meanwhile.');
+      this.active = { profile: current, rpc, index, report };
+      this.deps.log.info(`connected ${id} chain=${report.node.chain} blocks=${report.node.blocks} index=${report.index.height}`);
+      this.setState({ state: 'connected', profileId: id, report });
+    } catch (e) {
+      rpc?.close();
+      index?.close();
+      if (gen !== this.generation) return this.state;
+      this.logError(`connect ${id}`, e);
+      this.setState(failedState(id, e));
+    }
+    return this.state;
+  }
+
+  async refresh(): Promise<ConnectionState> {
+    const id = this.stateProfileId();
+    if (!id) return this.state;
+    return this.activate(id);
+  }
+
+  async unlock(id: string, password: string, remember: Remember): Promise<ConnectionState> {
+    const profile = this.deps.profiles.require(id);
+    if (profile.auth !== 'password') throw new AppError('input.invalid', 'This profile uses the cookie file; it has no password.');
+    this.deps.profiles.setPasswordStorage(id, await this.deps.credentials.save(accountOf(id), password, remember));
+    return this.activate(id);
+  }
+
+  /** Test a connection without saving anything. */
+  async test(id: string | undefined, input: ProfileInput, password: string | undefined): Promise<ConnectionReport> {
+    return this.withTemporaryClients(id, input, password, (rpc, index) => checkConnection(input, rpc, index, index.plainHttpRemote));
+  }
+
+  async listWallets(id: string | undefined, input: ProfileInput, password: string | undefined): Promise<{ wallets: string[] }> {
+    return this.withTemporaryClients(id, input, password, async (rpc) => ({ wallets: await rpc.call<string[]>('listwallets', [], { wallet: false }) }));
+  }
+
+  async startDemo(): Promise<ConnectionState> {
+    if (!this.deps.startDemo) throw new AppError('demo.failed', 'The built-in demo is not available in this build.');
+    const existing = this.deps.profiles.findDemo();
+    if (existing) return this.activate(existing.id);
+    const demo = await this.runDemo();
+    const profile = this.deps.profiles.create(this.demoInput(demo), { passwordStorage: 'session', isDemo: true });
+    await this.deps.credentials.save(accountOf(profile.id), demo.password, 'session');
+    return this.activate(profile.id);
+  }
+
+  async close(): Promise<void> {
+    this.generation++;
+    this.disconnect();
+    await this.stopDemo();
+  }
+
+  // ——— internals ———
+
+  private demoInput(demo: DemoDevnet): ProfileInput {
+    return { name: DEMO_NAME, nodeUrl: demo.rpcUrl, auth: 'password', rpcUser: demo.user, cookiePath: '', wallet: demo.wallet, indexUrl: demo.indexUrl };
+  }
+
+  /** The devnet picks free ports each run: the demo profile follows them, and its password is this run's. */
+  private async ensureDemoProfile(profile: ProfileView): Promise<ProfileView> {
+    const demo = await this.runDemo();
+    const input = this.demoInput(demo);
+    if (input.nodeUrl !== profile.nodeUrl || input.indexUrl !== profile.indexUrl || input.rpcUser !== profile.rpcUser || input.wallet !== profile.wallet) {
+      this.deps.profiles.update(profile.id, { ...input, name: profile.name }, 'session');
+    }
+    await this.deps.credentials.save(accountOf(profile.id), demo.password, 'session');
+    return this.deps.profiles.require(profile.id);
+  }
+
+  private async runDemo(): Promise<DemoDevnet> {
+    if (this.demo) return this.demo;
+    if (!this.deps.startDemo) throw new AppError('demo.failed', 'The built-in demo is not available in this build.');
+    if (!this.demoStarting) {
+      this.deps.log.info('starting the demo devnet');
+      this.demoStarting = this.deps.startDemo().then(
+        (d) => {
+          this.demo = d;
+          this.demoStarting = null;
+          return d;
+        },
+        (e: unknown) => {
+          this.demoStarting = null;
+          throw new AppError('demo.failed', `The built-in demo could not start: ${(e as Error).message}`);
+        },
+      );
+    }
+    return this.demoStarting;
+  }
+
+  private async stopDemo(): Promise<void> {
+    const d = this.demo;
+    this.demo = null;
+    if (d) await d.close();
+  }
+
+  private async authOf(profile: ProfileView | (ProfileInput & { id?: string })): Promise<NodeAuth | null> {
+    if (profile.auth === 'cookie') return { cookieFile: profile.cookiePath };
+    if (!profile.id) return null;
+    const password = await this.deps.credentials.get(accountOf(profile.id));
+    return password === null ? null : { user: profile.rpcUser, password };
+  }
+
+  private async withTemporaryClients<T>(id: string | undefined, input: ProfileInput, password: string | undefined, fn: (rpc: NodeRpc, index: BlockIndex & { plainHttpRemote: boolean }) => Promise<T>): Promise<T> {
+    let auth: NodeAuth | null;
+    if (input.auth === 'cookie') auth = { cookieFile: input.cookiePath };
+    else if (password !== undefined) auth = { user: input.rpcUser, password };
+    else if (id !== undefined) {
+      const stored = this.deps.profiles.require(id);
+      if (stored.isDemo) await this.ensureDemoProfile(stored);
+      auth = await this.authOf({ ...input, id });
+    } else auth = null;
+    if (auth === null) throw new AppError('credentials.missing', 'Enter the RPC password to test the connection.', { field: 'password' });
+    const rpc = this.deps.makeRpc(input, auth);
+    const index = this.deps.makeIndex(input.indexUrl);
+    try {
+      return await fn(rpc, index);
+    } catch (e) {
+      this.logError('test connection', e);
+      throw e;
+    } finally {
+      rpc.close();
+      index.close();
+    }
+  }
+
+  private disconnect(): void {
+    if (this.active) {
+      this.active.rpc.close();
+      this.active.index.close();
+      this.active = null;
+    }
+  }
+
+  private stateProfileId(): string | null {
+    return this.state.state === 'none' ? null : this.state.profileId;
+  }
+
+  private setState(s: ConnectionState): void {
+    this.state = s;
+    for (const fn of this.listeners) {
+      try {
+        fn(s);
+      } catch (e) {
+        this.logError('connection listener', e);
+      }
+    }
+  }
+
+  private logError(what: string, e: unknown): void {
+    const err = toIpcError(e);
+    this.deps.log.warn(`${what}: ${err.code} ${err.message}`);
+    if (err.code === 'internal') this.deps.log.error(`${what}: ${(e as Error)?.stack ?? String(e)}`);
+  }
+}

@@ -1,0 +1,24 @@
+// Channel and event names only (no schemas), so the sandboxed preload stays tiny. contract.ts checks at
+// compile time that this list and its channel table are the same set.
+export const CHANNEL_PREFIX = 'spyglass:';
+export const EVENT_PREFIX = 'spyglass-event:';
+
+export const CHANNEL_NAMES = [
+  'app:info',
+  'keychain:status',
+  'profiles:list',
+  'profiles:save',
+  'profiles:delete',
+  'profiles:activate',
+  'profiles:unlock',
+  'connection:test',
+  'connection:status',
+  'connection:refresh',
+  'node:listwallets',
+  'demo:start',
+] as const;
+
+export const EVENT_NAMES = ['connection:changed'] as const;
+
+export type ChannelName = (typeof CHANNEL_NAMES)[number];
+export type EventNameOf = (typeof EVENT_NAMES)[number];
