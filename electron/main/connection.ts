@@ -14,6 +14,7 @@ export interface NodeRpc {
 export interface BlockIndex {
   tip(opts?: { signal?: AbortSignal }): Promise<{ height: number; hash: string }>;
   genesisHash(opts?: { signal?: AbortSignal }): Promise<string>;
+  blockHash(height: number, opts?: { signal?: AbortSignal }): Promise<string>;
   close(): void;
 }
 
@@ -70,6 +71,23 @@ export async function checkConnection(profile: Pick<ProfileInput, 'wallet' | 'no
       `The index serves another chain than the node: its block 0 is ${short(i.value.genesisHash)}, but the node (chain "${chain.chain}") has ${short(genesis)}. Point the index URL at an index of the same network.`,
       { nodeChain: chain.chain, nodeGenesis: genesis, indexGenesis: i.value.genesisHash },
     );
+  }
+
+  // Same network is not enough: two regtest chains share block 0. Compare one block both have.
+  const tip = i.value.tip;
+  const common = Math.min(tip.height, chain.blocks);
+  if (common > 0) {
+    const [nodeHash, indexHash] = await Promise.all([
+      common === chain.blocks ? chain.bestblockhash : rpc.call<string>('getblockhash', [common], opts),
+      common === tip.height ? tip.hash : index.blockHash(common, signal ? { signal } : {}),
+    ]);
+    if (nodeHash !== indexHash) {
+      throw new AppError(
+        'chain.mismatch',
+        `The index follows another chain than the node: at height ${common} the index has block ${short(indexHash)}, but the node has ${short(nodeHash)}. Point the index URL at an index of this node's chain.`,
+        { height: common, nodeHash, indexHash },
+      );
+    }
   }
 
   const warnings: Warning[] = [];
