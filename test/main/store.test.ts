@@ -1,5 +1,6 @@
 // ProfileRepository against a real SQLite file in a temp folder.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +9,9 @@ import type { ProfileInput } from '../../shared/ipc/contract';
 import { closeDatabase, openDatabase } from '../../electron/main/store/db';
 import type { Database } from '../../electron/main/store/db';
 import { ProfileRepository } from '../../electron/main/store/profiles';
+import { CredentialStore, keytarBackend } from '../../electron/main/credentials';
+
+const KEYRING = process.env.SPYGLASS_TEST_KEYRING === '1';
 
 let dir: string;
 let file: string;
@@ -151,5 +155,46 @@ describe('ProfileRepository', () => {
     expect(repo.findDemo()).toEqual(demo);
     expect(appError(() => repo.create(input({ name: 'Demo 2' }), { passwordStorage: 'session', isDemo: true })).code).toBe('input.invalid');
     expect(repo.list().map((p) => p.name)).toEqual(['Mine', 'Demo']); // the demo sorts last
+  });
+});
+
+describe('passwords and the SQLite file', () => {
+  // With the real keychain under scripts/with-keyring.sh; otherwise the session half still runs.
+  it(`a password saved through CredentialStore never reaches the database file or its WAL (${KEYRING ? 'keychain and session' : 'session only: keychain half needs scripts/with-keyring.sh'})`, async () => {
+    const service = `Spyglass-test-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const credentials = new CredentialStore(KEYRING ? keytarBackend(service) : null);
+    const secrets = [`kc-${randomBytes(16).toString('hex')}`, `ss-${randomBytes(16).toString('hex')}`];
+    const [kcSecret, ssSecret] = secrets as [string, string];
+
+    const remembered = repo.create(input({ name: 'Remembered' }), { passwordStorage: 'none' });
+    const forSession = repo.create(input({ name: 'Session only' }), { passwordStorage: 'none' });
+    try {
+      if (KEYRING) {
+        expect(repo.setPasswordStorage(remembered.id, await credentials.save(remembered.id, kcSecret, 'keychain')).passwordStorage).toBe('keychain');
+        expect(await credentials.get(remembered.id)).toBe(kcSecret);
+      }
+      expect(repo.setPasswordStorage(forSession.id, await credentials.save(forSession.id, ssSecret, 'session')).passwordStorage).toBe('session');
+      expect(await credentials.get(forSession.id)).toBe(ssSecret);
+      repo.update(forSession.id, input({ name: 'Session only', wallet: 'renamed' }));
+      repo.setActiveId(forSession.id);
+
+      const needles = secrets.flatMap((s) => [Buffer.from(s, 'utf8'), Buffer.from(s, 'utf16le')]);
+      const wal = readFileSync(`${file}-wal`);
+      expect(wal.length).toBeGreaterThan(0); // the rows above are in the WAL until a checkpoint
+      expect(wal.includes(Buffer.from(forSession.id))).toBe(true); // so the search below looks at real data
+      for (const bytes of [readFileSync(file), wal]) for (const n of needles) expect(bytes.includes(n)).toBe(false);
+
+      // After the checkpoint at close, the main file holds everything: still no password.
+      closeDatabase(db);
+      expect(existsSync(`${file}-wal`)).toBe(false);
+      const main = readFileSync(file);
+      expect(main.includes(Buffer.from(forSession.id))).toBe(true);
+      for (const n of needles) expect(main.includes(n)).toBe(false);
+      expect(readdirSync(dir)).toEqual(['spyglass.sqlite']); // and no other file of ours appeared
+    } finally {
+      await credentials.forget(remembered.id);
+      await credentials.forget(forSession.id);
+      db = openDatabase(file);
+    }
   });
 });
