@@ -48,7 +48,13 @@ export function createApp(opts: AppOptions): SpyglassApp {
     makeIndex: (url: string) => {
       const client = new IndexClient({ url });
       const host = new URL(url);
-      return Object.assign(client, { plainHttpRemote: host.protocol === 'http:' && !isLoopbackHost(host.hostname) });
+      return {
+        tip: (o) => client.tip(o),
+        genesisHash: (o) => client.genesisHash(o),
+        blockHash: async (height, o) => (await client.block(height, o)).hash,
+        close: () => client.close(),
+        plainHttpRemote: host.protocol === 'http:' && !isLoopbackHost(host.hostname),
+      };
     },
     ...(opts.startDemo ? { startDemo: opts.startDemo } : {}),
     autoDemo: opts.autoDemo ?? false,

@@ -52,16 +52,16 @@ export async function startRig(opts: { autoDemo?: boolean } = {}): Promise<Rig> 
     if (url.includes('/ipc/')) void res.text().then((t) => ipcTraffic.push(t), () => {});
   });
   // SSE frames are not visible as responses; record them in the page.
-  await page.addInitScript(() => {
+  await page.addInitScript(`
+    window.__events = [];
     const Orig = window.EventSource;
-    (window as unknown as { __events: string[] }).__events = [];
     window.EventSource = class extends Orig {
-      constructor(url: string | URL, init?: EventSourceInit) {
+      constructor(url, init) {
         super(url, init);
-        this.addEventListener('connection:changed', (e) => (window as unknown as { __events: string[] }).__events.push((e as MessageEvent).data as string));
+        this.addEventListener('connection:changed', (e) => window.__events.push(e.data));
       }
-    } as typeof EventSource;
-  });
+    };
+  `);
   page.on('pageerror', (e) => ipcTraffic.push(`pageerror: ${e.message}`));
   await page.goto(web.bridge.pageUrl);
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -72,7 +72,7 @@ export async function startRig(opts: { autoDemo?: boolean } = {}): Promise<Rig> 
     page,
     dataDir,
     async traffic() {
-      const events = await page.evaluate(() => (window as unknown as { __events?: string[] }).__events ?? []);
+      const events = (await page.evaluate('window.__events || []')) as string[];
       return [...ipcTraffic, ...events];
     },
     async screenshot(name) {
