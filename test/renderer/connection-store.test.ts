@@ -75,6 +75,41 @@ describe('useConnectionStore', () => {
     expect(conn.error).toBeNull(); // a failed connection is state, not a failed action
   });
 
+  it('activate shows connecting at once and restores the previous state when the call itself fails', async () => {
+    const r = report();
+    api.handle('connection:status', { state: 'connected', profileId: 'p1', report: r });
+    let release: () => void = () => {};
+    api.handle('profiles:activate', () => new Promise((resolve) => {
+      release = () => resolve({ ok: false, error: { code: 'profile.not_found', message: 'This profile no longer exists.' } });
+    }));
+    const conn = useConnectionStore();
+    await conn.load();
+    const pending = conn.activate('p2');
+    expect(conn.state).toEqual({ state: 'connecting', profileId: 'p2' });
+    expect(conn.busy).toBe('activate');
+    release();
+    expect(await pending).toBe(false);
+    expect(conn.state).toEqual({ state: 'connected', profileId: 'p1', report: r });
+    expect(conn.report).toEqual(r);
+    expect(conn.error?.message).toBe('This profile no longer exists.');
+  });
+
+  it('a failed call does not undo a state that an event brought meanwhile', async () => {
+    api.handle('connection:status', { state: 'connected', profileId: 'p1', report: report() });
+    let release: () => void = () => {};
+    api.handle('connection:refresh', () => new Promise((resolve) => {
+      release = () => resolve({ ok: false, error: { code: 'internal', message: 'The Spyglass bridge is not reachable: HTTP 502' } });
+    }));
+    const conn = useConnectionStore();
+    await conn.load();
+    const pending = conn.refresh();
+    const failed = { state: 'failed' as const, profileId: 'p1', error: { code: 'net.refused' as const, message: 'The node refused the connection' } };
+    api.emit('connection:changed', failed);
+    release();
+    expect(await pending).toBe(false);
+    expect(conn.state).toEqual(failed);
+  });
+
   it('startDemo connects and reloads the profile list', async () => {
     api.handle('demo:start', { state: 'connected', profileId: 'demo', report: report() });
     api.handle('profiles:list', { profiles: [profileView({ id: 'demo', name: 'Demo', isDemo: true })], activeId: 'demo' });

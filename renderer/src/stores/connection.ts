@@ -58,14 +58,23 @@ export const useConnectionStore = defineStore('connection', () => {
     profiles.activeId = s.profileId;
   }
 
-  async function run(kind: Exclude<ConnectionBusy, null>, action: () => Promise<ConnectionState>): Promise<boolean> {
+  /**
+   * Runs an action and takes its reply. With `optimistic`, that state is shown at once (main sets
+   * exactly it first, and its event may arrive later than the click feels); when the call itself
+   * fails, the previous state comes back unless an event has replaced it meanwhile.
+   */
+  async function run(kind: Exclude<ConnectionBusy, null>, action: () => Promise<ConnectionState>, optimistic?: ConnectionState): Promise<boolean> {
     busy.value = kind;
     error.value = null;
+    const before = state.value;
+    if (optimistic) setState(optimistic);
+    const shown = state.value;
     try {
       setState(await action());
       return true;
     } catch (e) {
       error.value = api.asIpcError(e);
+      if (optimistic && before !== null && state.value === shown) setState(before);
       return false;
     } finally {
       busy.value = null;
@@ -83,8 +92,8 @@ export const useConnectionStore = defineStore('connection', () => {
     }
   }
 
-  const activate = (id: string) => run('activate', () => api.activateProfile(id));
-  const refresh = () => run('refresh', api.refreshConnection);
+  const activate = (id: string) => run('activate', () => api.activateProfile(id), { state: 'connecting', profileId: id });
+  const refresh = () => run('refresh', api.refreshConnection, profileId.value === null ? undefined : { state: 'connecting', profileId: profileId.value });
 
   async function startDemo(): Promise<boolean> {
     const ok = await run('demo', api.startDemo);
@@ -95,7 +104,7 @@ export const useConnectionStore = defineStore('connection', () => {
 
   async function unlock(id: string, password: string, remember: Remember): Promise<boolean> {
     if (remember === 'keychain' && profiles.keychain?.available === false) {
-      error.value = { code: 'keychain.unavailable', message: `The OS keychain is not available${profiles.keychain.reason ? `: ${profiles.keychain.reason}` : ''}. Choose "Only for this session".` };
+      error.value = { code: 'keychain.unavailable', message: `${profiles.keychain.reason ?? 'The OS keychain is not available.'} Choose "Only for this session".` };
       return false;
     }
     return run('unlock', () => api.unlockProfile({ id, password, remember }));

@@ -126,7 +126,7 @@ export const useProfilesStore = defineStore('profiles', () => {
       // send a request that can only fail.
       error.value = {
         code: 'keychain.unavailable',
-        message: `The OS keychain is not available${keychain.value.reason ? `: ${keychain.value.reason}` : ''}. Choose "Only for this session" to keep the password until Spyglass quits.`,
+        message: `${keychain.value.reason ?? 'The OS keychain is not available.'} Choose "Only for this session" to keep the password until Spyglass quits.`,
       };
       return null;
     }
