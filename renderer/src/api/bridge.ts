@@ -100,7 +100,7 @@ export function createBridgeApi(env: BridgeEnv = browserEnv()): SpyglassApi {
         body: JSON.stringify(request),
       });
     } catch (e) {
-      return unreachable(e instanceof Error ? e.message : String(e));
+      return unreachable(`the request failed (${e instanceof Error ? e.message : String(e)}). Is Spyglass still running?`);
     }
     if (res.status === 401 || res.status === 403) return unreachable(`it refused this page's token (HTTP ${res.status}). Open the address Spyglass printed when it started.`);
     if (res.status !== 200) return unreachable(`HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
