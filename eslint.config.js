@@ -25,6 +25,11 @@ export default tseslint.config(
     languageOptions: { parser: vueParser, parserOptions: { parser: tseslint.parser, sourceType: 'module', extraFileExtensions: ['.vue'] } },
   },
   {
+    // TypeScript (tsc / vue-tsc) already checks that every name exists, with the right lib per layer.
+    files: ['**/*.ts', '**/*.vue'],
+    rules: { 'no-undef': 'off' },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'vue/max-attributes-per-line': 'off',

@@ -51,7 +51,7 @@ export function createApp(opts: AppOptions): SpyglassApp {
       return {
         tip: (o) => client.tip(o),
         genesisHash: (o) => client.genesisHash(o),
-        blockHash: async (height, o) => (await client.block(height, o)).hash,
+        blockHash: (height, o) => client.blockHash(height, o),
         close: () => client.close(),
         plainHttpRemote: host.protocol === 'http:' && !isLoopbackHost(host.hostname),
       };

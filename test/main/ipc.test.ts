@@ -1,7 +1,7 @@
 // The IPC handler table through `dispatch` — the entry both the Electron shell and the bridge use —
 // on real services: a real SQLite file, the devnet on loopback, and (under scripts/with-keyring.sh)
 // the real OS keychain. No part is faked.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +126,7 @@ describe('connecting through the handler table', () => {
     const replies = [saved, state, await call('profiles:list', {}), await call('connection:status', {})].map((r) => JSON.stringify(r));
     for (const text of [...replies, ...events.map((e) => JSON.stringify(e))]) expect(text).not.toContain(PASSWORD);
     for (const f of readdirSync(dir, { recursive: true }) as string[]) {
+      if (!statSync(join(dir, f)).isFile()) continue;
       const bytes = readFileSync(join(dir, f), { flag: 'r' }).toString('latin1');
       expect(bytes.includes(PASSWORD), `${f} holds the password`).toBe(false);
     }
