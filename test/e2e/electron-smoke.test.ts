@@ -42,11 +42,7 @@ describe.skipIf(reason !== null)(`Electron shell smoke${reason ? ` — skipped: 
     try {
       const win = await app.firstWindow();
       await win.waitForSelector('[data-testid="dashboard-state"][data-state="connected"]', { timeout: 60_000 });
-      const exposed = await win.evaluate(() => ({
-        api: typeof (window as unknown as { api?: unknown }).api,
-        require: typeof (window as unknown as { require?: unknown }).require,
-        process: typeof (window as unknown as { process?: unknown }).process,
-      }));
+      const exposed = await win.evaluate('({ api: typeof window.api, require: typeof window.require, process: typeof window.process })');
       expect(exposed).toEqual({ api: 'object', require: 'undefined', process: 'undefined' });
     } finally {
       await app.close();
