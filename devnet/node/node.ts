@@ -12,14 +12,18 @@ import { REGTEST } from '../../shared/bitcoin/networks';
 import { decodeDestination, encodeDestination, extractDestination } from '../../shared/bitcoin/address';
 import { parseDescriptor, getDescriptorInfo, deriveAddresses, DescriptorRpcError } from '../../shared/bitcoin/descriptor';
 import { addressInfo } from '../../shared/bitcoin/addressinfo';
-import { decodeRawTransactionJson } from '../../shared/bitcoin/decode';
+import { decodeRawTransactionJson, type ScriptUnivCache } from '../../shared/bitcoin/decode';
+import { scriptToUniv } from '../../shared/bitcoin/script-univ';
 import { parseTx } from '../../shared/bitcoin/tx';
+import { RawJson } from '../../shared/json';
 import { Chain, ChainError, bitsToTarget } from '../chain/chain';
+import type { ChainBlock, ChainTx } from '../chain/types';
 import { bytesToHex, hexToBytes } from '../chain/encoding';
 import { parseChainTx } from '../chain/tx';
 import { RpcError, type RpcContext, type RpcMethodSpec, type ArgSpec } from '../rpc/types';
-import { amountFromValue, getBool, getStr, optInt, parseHashV } from '../rpc/args';
+import { amountFromValue, getBool, getStr, optInt, parseHashV, type IntKind } from '../rpc/args';
 import { HELP_GETADDRESSINFO } from '../rpc/stateless';
+import { HELP_GETBLOCK, HELP_GETBLOCKHEADER, HELP_GETMEMPOOLENTRY, HELP_GETRAWMEMPOOL, HELP_GETTXOUT } from '../rpc/help';
 import { Wallet, WalletError, compareDestinations, type AddressType } from '../wallet/wallet';
 
 export const NODE_VERSION = 309900;
@@ -27,9 +31,12 @@ export const NODE_SUBVERSION = '/Satoshi:30.99.0/';
 
 const arg = (name: string, type: ArgSpec['type'], required = false): ArgSpec => ({ name, type, required });
 
-const intArg = (v: UValue | undefined, dflt: number, kind: 'int' | 'int64' = 'int'): number => optInt(v, dflt, kind);
+const intArg = (v: UValue | undefined, dflt: number, kind: IntKind = 'int'): number => optInt(v, dflt, kind);
 const boolArg = (v: UValue | undefined, dflt: boolean): boolean => (v === undefined ? dflt : getBool(v));
 const strArg = (v: UValue | undefined, dflt: string): string => (v === undefined ? dflt : getStr(v));
+/** ParseVerbosity(arg, default, allow_bool = true) (rpc/util.cpp). */
+const parseVerbosity = (v: UValue | undefined, dflt: number): number =>
+  v === undefined || v.t === 'null' ? dflt : v.t === 'bool' ? (v.v ? 1 : 0) : intArg(v, dflt);
 
 const ADDRESS_TYPE_NAMES: Record<string, AddressType> = {
   legacy: 'legacy',
@@ -61,6 +68,79 @@ function descriptorCall<T>(fn: () => T): T {
   }
 }
 
+/** A double written as Core's UniValue writes it (`%.16g`, e.g. `4.656542373906925e-10`). */
+export function coreDouble(d: number): RawJson {
+  if (!Number.isFinite(d)) throw new TypeError('non-finite double');
+  if (d === 0) return new RawJson('0');
+  const [mant = '', expText = '0'] = d.toExponential(15).split('e');
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 16) {
+    const m = mant.includes('.') ? mant.replace(/\.?0+$/, '') : mant;
+    return new RawJson(`${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`);
+  }
+  const fixed = d.toFixed(Math.max(0, 15 - exp));
+  return new RawJson(fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed);
+}
+
+/** GetDifficulty (rpc/blockchain.cpp). */
+export function difficultyOfBits(bits: number): number {
+  let shift = (bits >>> 24) & 0xff;
+  let diff = 0x0000ffff / (bits & 0x00ffffff);
+  while (shift < 29) {
+    diff *= 256;
+    shift++;
+  }
+  while (shift > 29) {
+    diff /= 256;
+    shift--;
+  }
+  return diff;
+}
+
+/** GetBlockProof (chain.cpp): ~target / (target + 1) + 1. */
+function blockProof(bits: number): bigint {
+  const target = bitsToTarget(bits);
+  if (target <= 0n) return 0n;
+  return ((1n << 256n) - 1n - target) / (target + 1n) + 1n;
+}
+
+const hex64 = (n: bigint): string => n.toString(16).padStart(64, '0');
+const hex8 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
+
+/** A uint256 hex (display order) as its internal byte order, for Core's `uint256 <` comparisons. */
+const internalOrder = (hex: string): string => (hex.match(/../g) ?? []).reverse().join('');
+
+function compactSize(n: number): Uint8Array {
+  if (n < 0xfd) return Uint8Array.of(n);
+  if (n <= 0xffff) return Uint8Array.of(0xfd, n & 0xff, n >>> 8);
+  return Uint8Array.of(0xfe, n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>> 24);
+}
+
+/** The block as Core serializes it (header, tx count, transactions with witness). */
+export function serializeBlock(block: ChainBlock): Uint8Array {
+  const count = compactSize(block.txs.length);
+  const out = new Uint8Array(block.header.length + count.length + block.txs.reduce((a, t) => a + t.raw.length, 0));
+  out.set(block.header, 0);
+  out.set(count, block.header.length);
+  let o = block.header.length + count.length;
+  for (const t of block.txs) {
+    out.set(t.raw, o);
+    o += t.raw.length;
+  }
+  return out;
+}
+
+/** A mempool entry with the package numbers entryToJSON prints. */
+interface MempoolInfo {
+  tx: ChainTx;
+  fee: bigint;
+  vsize: number;
+  time: number;
+  height: number;
+  parents: Set<string>;
+  children: Set<string>;
+}
+
 export interface NodeOptions {
   network?: Network;
   /** Deterministic key material: same seed → same wallets and chain. */
@@ -75,6 +155,12 @@ export class DevnetNode {
   /** Wallets that exist "on disk" but are not loaded (unloadwallet). */
   private readonly unloaded = new Map<string, Wallet>();
   private readonly seed: string;
+  /** Chain height when each mempool transaction entered the mempool (entryToJSON `height`). */
+  private readonly entryHeight = new Map<string, number>();
+  /** The mempool sequence (getrawmempool mempool_sequence): +1 per addition and per removal. */
+  private mempoolSequence = 1;
+  /** Cumulative chain work by height (the devnet's chain never reorganizes). */
+  private readonly chainWork: bigint[] = [];
 
   constructor(opts: NodeOptions) {
     this.network = opts.network ?? REGTEST;
@@ -84,6 +170,16 @@ export class DevnetNode {
       const txs = ev.type === 'block' ? ev.block.txs : [ev.tx];
       const when = ev.type === 'block' ? ev.block.time : this.chain.clock();
       for (const w of this.wallets.values()) for (const tx of txs) w.considerTx(tx, when);
+    });
+    this.chain.onChange((ev) => {
+      if (ev.type === 'tx') {
+        this.entryHeight.set(ev.tx.txid, this.chain.tipHeight());
+        this.mempoolSequence++;
+        return;
+      }
+      for (const tx of ev.block.txs) {
+        if (this.entryHeight.delete(tx.txid)) this.mempoolSequence++;
+      }
     });
   }
 
@@ -279,10 +375,13 @@ export class DevnetNode {
           : 'No such transaction found in the provided block. Use gettransaction for wallet transactions.',
       );
     }
-    const hex = bytesToHex(found.tx.raw);
-    if (verbosity <= 0) return hex;
-    const decoded = decodeRawTransactionJson(parseTx(found.tx.raw, { allowWitness: true }), this.network) as Record<string, unknown>;
-    const out: Record<string, unknown> = { ...decoded, hex };
+    if (verbosity <= 0) return bytesToHex(found.tx.raw);
+    // getrawtransaction: in_active_chain (with a block hash), then TxToJSON: TxToUniv (+ prevouts and
+    // fee at verbosity 2 for a confirmed non-coinbase tx), hex, then the block fields.
+    const out: Record<string, unknown> = {};
+    if (blockhash !== null) out.in_active_chain = true;
+    const undo = verbosity >= 2 && found.block !== null && !found.tx.coinbase;
+    Object.assign(out, this.txJson(found.tx, { undo, prevouts: undo }, new Map()));
     if (found.block) {
       out.blockhash = found.block.hash;
       out.confirmations = this.chain.tipHeight() - found.block.height + 1;
@@ -290,6 +389,223 @@ export class DevnetNode {
       out.blocktime = found.block.time;
     }
     return out;
+  }
+
+  // ---------------------------------------------------------------- blocks, mempool, UTXOs (Core v30 shapes)
+  /**
+   * TxToUniv(tx, block_hash = null, include_hex = true, txundo, verbosity): decoderawtransaction's
+   * keys; with undo data each input gets `prevout` (verbosity 3) and the tx gets `fee`; then `hex`.
+   */
+  txJson(tx: ChainTx, opts: { undo: boolean; prevouts: boolean }, cache: ScriptUnivCache): Record<string, unknown> {
+    const base = decodeRawTransactionJson(parseTx(tx.raw, { allowWitness: true }), this.network, cache);
+    if (opts.undo && !tx.coinbase) {
+      let inSum = 0n;
+      const vin = (base.vin as Record<string, unknown>[]).map((entry, i) => {
+        const input = tx.vin[i]!;
+        const prev = this.chain.output(input.txid, input.vout);
+        if (!prev) throw new RpcError(-32603, 'Undo data expected but can\'t be read. This could be due to disk corruption or a conflict with a pruning event.');
+        inSum += prev.value;
+        if (!opts.prevouts) return entry;
+        const { sequence, ...rest } = entry;
+        return {
+          ...rest,
+          prevout: {
+            generated: prev.coinbase,
+            height: prev.height ?? 0,
+            value: btcJson(prev.value),
+            scriptPubKey: this.scriptUniv(prev.script, cache),
+          },
+          sequence,
+        };
+      });
+      base.vin = vin;
+      const outSum = tx.vout.reduce((a, o) => a + o.value, 0n);
+      base.fee = btcJson(inSum - outSum);
+    }
+    base.hex = bytesToHex(tx.raw);
+    return base;
+  }
+
+  private scriptUniv(script: Uint8Array, cache: ScriptUnivCache): Record<string, unknown> {
+    const key = bytesToHex(script);
+    let v = cache.get(key);
+    if (!v) {
+      v = scriptToUniv(script, { includeHex: true, includeAddress: true, network: this.network });
+      cache.set(key, v);
+    }
+    return v;
+  }
+
+  private chainWorkAt(height: number): bigint {
+    for (let h = this.chainWork.length; h <= height; h++) {
+      const b = this.chain.blockAt(h)!;
+      this.chainWork.push((this.chainWork[h - 1] ?? 0n) + blockProof(b.bits));
+    }
+    return this.chainWork[height]!;
+  }
+
+  /** blockheaderToJSON (rpc/blockchain.cpp, v29+ with `target`). */
+  blockHeaderJson(block: ChainBlock): Record<string, unknown> {
+    const next = this.chain.blockAt(block.height + 1);
+    return {
+      hash: block.hash,
+      confirmations: this.chain.tipHeight() - block.height + 1,
+      height: block.height,
+      version: block.version | 0,
+      versionHex: hex8(block.version),
+      merkleroot: block.merkleRoot,
+      time: block.time,
+      mediantime: block.medianTime,
+      nonce: block.nonce >>> 0,
+      bits: hex8(block.bits),
+      target: hex64(bitsToTarget(block.bits)),
+      difficulty: coreDouble(difficultyOfBits(block.bits)),
+      chainwork: hex64(this.chainWorkAt(block.height)),
+      nTx: block.txs.length,
+      previousblockhash: block.height > 0 ? block.prevHash : undefined,
+      nextblockhash: next?.hash,
+    };
+  }
+
+  /** getblock: verbosity ≤ 0 hex, 1 txids, 2 transactions (+ fee), ≥ 3 also each input's prevout. */
+  blockJson(block: ChainBlock, verbosity: number): unknown {
+    if (verbosity <= 0) return bytesToHex(serializeBlock(block));
+    const out = this.blockHeaderJson(block);
+    out.strippedsize = block.strippedSize;
+    out.size = block.size;
+    out.weight = block.weight;
+    if (verbosity === 1) {
+      out.tx = block.txs.map((t) => t.txid);
+    } else {
+      // The genesis block has no undo data (it only holds the coinbase, which never has any).
+      const cache: ScriptUnivCache = new Map();
+      const undo = block.height > 0;
+      out.tx = block.txs.map((t) => this.txJson(t, { undo, prevouts: undo && verbosity >= 3 }, cache));
+    }
+    return out;
+  }
+
+  private blockOrThrow(hash: string): ChainBlock {
+    const block = this.chain.blockByHash(hash);
+    if (!block) throw new RpcError(-5, 'Block not found');
+    return block;
+  }
+
+  /** The mempool with each entry's parents and children, in insertion order. */
+  private mempoolInfo(): Map<string, MempoolInfo> {
+    const info = new Map<string, MempoolInfo>();
+    const tip = this.chain.tipHeight();
+    for (const tx of this.chain.mempoolTxs()) {
+      info.set(tx.txid, {
+        tx,
+        fee: this.chain.mempoolFee(tx.txid) ?? 0n,
+        vsize: Math.ceil(tx.weight / 4),
+        time: this.chain.findTx(tx.txid)?.firstSeen ?? 0,
+        height: this.entryHeight.get(tx.txid) ?? tip,
+        parents: new Set(),
+        children: new Set(),
+      });
+    }
+    for (const e of info.values()) {
+      for (const i of e.tx.vin) {
+        const parent = info.get(i.txid);
+        if (parent) {
+          e.parents.add(i.txid);
+          parent.children.add(e.tx.txid);
+        }
+      }
+    }
+    return info;
+  }
+
+  private static closure(info: Map<string, MempoolInfo>, txid: string, edge: 'parents' | 'children'): Set<string> {
+    const seen = new Set<string>([txid]);
+    const stack = [txid];
+    while (stack.length) {
+      for (const next of info.get(stack.pop()!)?.[edge] ?? []) {
+        if (!seen.has(next)) {
+          seen.add(next);
+          stack.push(next);
+        }
+      }
+    }
+    return seen;
+  }
+
+  /** entryToJSON (rpc/mempool.cpp). */
+  private entryJson(info: Map<string, MempoolInfo>, e: MempoolInfo): Record<string, unknown> {
+    const ancestors = DevnetNode.closure(info, e.tx.txid, 'parents');
+    const descendants = DevnetNode.closure(info, e.tx.txid, 'children');
+    const sum = (set: Set<string>, f: (m: MempoolInfo) => bigint): bigint => [...set].reduce((a, t) => a + f(info.get(t)!), 0n);
+    const signals = (m: MempoolInfo): boolean => m.tx.vin.some((i) => i.sequence >>> 0 < 0xfffffffe);
+    return {
+      vsize: e.vsize,
+      weight: e.tx.weight,
+      time: e.time,
+      height: e.height,
+      descendantcount: descendants.size,
+      descendantsize: Number(sum(descendants, (m) => BigInt(m.vsize))),
+      ancestorcount: ancestors.size,
+      ancestorsize: Number(sum(ancestors, (m) => BigInt(m.vsize))),
+      wtxid: e.tx.wtxid,
+      fees: {
+        base: btcJson(e.fee),
+        modified: btcJson(e.fee),
+        ancestor: btcJson(sum(ancestors, (m) => m.fee)),
+        descendant: btcJson(sum(descendants, (m) => m.fee)),
+      },
+      depends: [...e.parents].sort(),
+      spentby: [...e.children].sort((a, b) => (internalOrder(a) < internalOrder(b) ? -1 : 1)),
+      'bip125-replaceable': [...ancestors].some((t) => signals(info.get(t)!)),
+      // A node without peers never gets its own transactions acknowledged.
+      unbroadcast: true,
+    };
+  }
+
+  /** Mempool txids in Core's queryHashes order: ancestor count, then fee rate (highest first), then hash. */
+  private sortedMempool(info: Map<string, MempoolInfo>): MempoolInfo[] {
+    const count = new Map([...info.keys()].map((t) => [t, DevnetNode.closure(info, t, 'parents').size]));
+    return [...info.values()].sort((a, b) => {
+      const d = count.get(a.tx.txid)! - count.get(b.tx.txid)!;
+      if (d !== 0) return d;
+      const f = a.fee * BigInt(b.vsize) - b.fee * BigInt(a.vsize);
+      if (f !== 0n) return f > 0n ? -1 : 1;
+      return internalOrder(b.tx.txid) < internalOrder(a.tx.txid) ? -1 : 1;
+    });
+  }
+
+  rawMempool(verbose: boolean, withSequence: boolean): unknown {
+    if (verbose && withSequence) throw new RpcError(-8, 'Verbose results cannot contain mempool sequence values.');
+    const info = this.mempoolInfo();
+    const sorted = this.sortedMempool(info);
+    if (verbose) return Object.fromEntries(sorted.map((e) => [e.tx.txid, this.entryJson(info, e)]));
+    const txids = sorted.map((e) => e.tx.txid);
+    return withSequence ? { txids, mempool_sequence: this.mempoolSequence } : txids;
+  }
+
+  mempoolEntry(txid: string): unknown {
+    const info = this.mempoolInfo();
+    const e = info.get(txid);
+    if (!e) throw new RpcError(-5, 'Transaction not in mempool');
+    return this.entryJson(info, e);
+  }
+
+  /** gettxout: an output of the UTXO set (with the mempool: also mempool outputs, minus mempool-spent ones). */
+  txOut(txid: string, n: number, includeMempool: boolean): unknown {
+    const o = this.chain.output(txid, n);
+    if (!o) return null;
+    // Never in the UTXO set: the genesis coinbase and provably unspendable scripts.
+    if (o.height === 0 || (o.script.length > 0 && o.script[0] === 0x6a) || o.script.length > 10_000) return null;
+    const spenders = this.chain.spenders(txid, n);
+    if (includeMempool ? spenders.length > 0 : o.height === null || spenders.some((s) => s.confirmed)) return null;
+    const tip = this.chain.tip();
+    return {
+      bestblock: tip.hash,
+      confirmations: o.height === null ? 0 : tip.height - o.height + 1,
+      value: btcJson(o.value),
+      scriptPubKey: scriptToUniv(o.script, { includeHex: true, includeAddress: true, network: this.network }),
+      coinbase: o.coinbase,
+    };
   }
 
   sendRawTransaction(hex: string, maxFeeRate: bigint): string {
@@ -512,11 +828,42 @@ export class DevnetNode {
       m('getnetworkinfo', [], () => this.networkInfo()),
       m('getrawtransaction', [arg('txid', 'str_hex', true), arg('verbosity', 'any'), arg('blockhash', 'str_hex')], (a) => {
         const txid = parseHashV(a[0], 'parameter 1');
-        let verbosity = 0;
-        if (a[1] !== undefined) verbosity = a[1].t === 'bool' ? (a[1].v ? 1 : 0) : intArg(a[1], 0);
+        const verbosity = parseVerbosity(a[1], 0);
         const blockhash = a[2] === undefined ? null : parseHashV(a[2], 'parameter 3');
         return this.rawTransaction(txid, verbosity, blockhash);
       }),
+      m(
+        'getblock',
+        [arg('blockhash', 'str_hex', true), arg('verbosity|verbose', 'any')],
+        (a) => {
+          const hash = parseHashV(a[0], 'blockhash');
+          const verbosity = parseVerbosity(a[1], 1);
+          return this.blockJson(this.blockOrThrow(hash), verbosity);
+        },
+        HELP_GETBLOCK,
+      ),
+      m(
+        'getblockheader',
+        [arg('blockhash', 'str_hex', true), arg('verbose', 'bool')],
+        (a) => {
+          const block = this.blockOrThrow(parseHashV(a[0], 'hash'));
+          return boolArg(a[1], true) ? this.blockHeaderJson(block) : bytesToHex(block.header);
+        },
+        HELP_GETBLOCKHEADER,
+      ),
+      m(
+        'getrawmempool',
+        [arg('verbose', 'bool'), arg('mempool_sequence', 'bool')],
+        (a) => this.rawMempool(boolArg(a[0], false), boolArg(a[1], false)),
+        HELP_GETRAWMEMPOOL,
+      ),
+      m('getmempoolentry', [arg('txid', 'str_hex', true)], (a) => this.mempoolEntry(parseHashV(a[0], 'txid')), HELP_GETMEMPOOLENTRY),
+      m(
+        'gettxout',
+        [arg('txid', 'str', true), arg('n', 'num', true), arg('include_mempool', 'bool')],
+        (a) => this.txOut(parseHashV(a[0], 'txid'), intArg(a[1], 0, 'uint32'), boolArg(a[2], true)),
+        HELP_GETTXOUT,
+      ),
       m('sendrawtransaction', [arg('hexstring', 'str_hex', true), arg('maxfeerate', 'amount'), arg('maxburnamount', 'amount')], (a) => {
         const hex = strArg(a[0], '');
         const rate = a[1] === undefined ? 10_000_000n : amountFromValue(a[1]);

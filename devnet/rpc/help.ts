@@ -262,3 +262,228 @@ Result:
 Examples:
 > bitcoin-cli decodepsbt "psbt"
 `;
+
+/*
+ * Chain and mempool queries used by the index follower (devnet/follow). No recording holds them;
+ * these are Core v30's help texts (src/rpc/blockchain.cpp, src/rpc/mempool.cpp) rendered from their
+ * RPCHelpMan definitions as closely as we could. Clients only check the code (-1).
+ */
+const CURL = (method: string, params: string): string =>
+  `> curl --user myusername --data-binary '{"jsonrpc": "2.0", "id": "curltest", "method": "${method}", "params": [${params}]}' -H 'content-type: application/json' http://127.0.0.1:8332/\n`;
+const EXAMPLE_BLOCK = '"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"';
+
+const HEADER_FIELDS = `  "hash" : "hex",                 (string) the block hash (same as provided)
+  "confirmations" : n,            (numeric) The number of confirmations, or -1 if the block is not on the main chain
+  "height" : n,                   (numeric) The block height or index
+  "version" : n,                  (numeric) The block version
+  "versionHex" : "hex",           (string) The block version formatted in hexadecimal
+  "merkleroot" : "hex",           (string) The merkle root
+  "time" : xxx,                   (numeric) The block time expressed in UNIX epoch time
+  "mediantime" : xxx,             (numeric) The median block time expressed in UNIX epoch time
+  "nonce" : n,                    (numeric) The nonce
+  "bits" : "hex",                 (string) nBits: compact representation of the block difficulty target
+  "target" : "hex",               (string) The difficulty target
+  "difficulty" : n,               (numeric) The difficulty
+  "chainwork" : "hex",            (string) Expected number of hashes required to produce the current chain
+  "nTx" : n,                      (numeric) The number of transactions in the block
+  "previousblockhash" : "hex",    (string, optional) The hash of the previous block (if available)
+  "nextblockhash" : "hex"         (string, optional) The hash of the next block (if available)
+`;
+
+export const HELP_GETBLOCKHEADER = `getblockheader "blockhash" ( verbose )
+
+If verbose is false, returns a string that is serialized, hex-encoded data for blockheader 'hash'.
+If verbose is true, returns an Object with information about blockheader <hash>.
+
+Arguments:
+1. blockhash    (string, required) The block hash
+2. verbose      (boolean, optional, default=true) true for a json object, false for the hex-encoded data
+
+Result (for verbose = true):
+{                                 (json object)
+${HEADER_FIELDS}}
+
+Result (for verbose=false):
+"hex"    (string) A string that is serialized, hex-encoded data for block 'hash'
+
+Examples:
+> bitcoin-cli getblockheader ${EXAMPLE_BLOCK}
+${CURL('getblockheader', EXAMPLE_BLOCK)}`;
+
+export const HELP_GETBLOCK = `getblock "blockhash" ( verbosity )
+
+If verbosity is 0, returns a string that is serialized, hex-encoded data for block 'hash'.
+If verbosity is 1, returns an Object with information about block <hash>.
+If verbosity is 2, returns an Object with information about block <hash> and information about each transaction.
+If verbosity is 3, returns an Object with information about block <hash> and information about each transaction, including prevout information for inputs (only for unpruned blocks in the current best chain).
+
+Arguments:
+1. blockhash    (string, required) The block hash
+2. verbosity    (numeric, optional, default=1) 0 for hex-encoded data, 1 for a JSON object, 2 for JSON object with transaction data, and 3 for JSON object with transaction data including prevout information for inputs
+
+Result (for verbosity = 0):
+"hex"    (string) A string that is serialized, hex-encoded data for block 'hash'
+
+Result (for verbosity = 1):
+{                                 (json object)
+${HEADER_FIELDS.replace('  "nTx"', '  "size" : n,                     (numeric) The block size\n  "strippedsize" : n,             (numeric) The block size excluding witness data\n  "weight" : n,                   (numeric) The block weight as defined in BIP 141\n  "tx" : [                        (json array) The transaction ids\n    "hex",                        (string) The transaction id\n    ...\n  ],\n  "nTx"')}}
+
+Result (for verbosity = 2):
+{                   (json object)
+  ...,              Same output as verbosity = 1
+  "tx" : [          (json array)
+    {               (json object)
+      ...,          The transactions in the format of the getrawtransaction RPC. Different from verbosity = 1 "tx" result
+      "fee" : n     (numeric) The transaction fee in BTC, omitted if block undo data is not available
+    },
+    ...
+  ]
+}
+
+Result (for verbosity = 3):
+{                                        (json object)
+  ...,                                   Same output as verbosity = 2
+  "tx" : [                               (json array)
+    {                                    (json object)
+      "vin" : [                          (json array)
+        {                                (json object)
+          ...,                           The same output as verbosity = 2
+          "prevout" : {                  (json object) (Only if undo information is available)
+            "generated" : true|false,    (boolean) Coinbase or not
+            "height" : n,                (numeric) The height of the prevout
+            "value" : n,                 (numeric) The value in BTC
+            "scriptPubKey" : {           (json object)
+              "asm" : "str",             (string) Disassembly of the output script
+              "desc" : "str",            (string) Inferred descriptor for the output
+              "hex" : "hex",             (string) The raw output script bytes, hex-encoded
+              "address" : "str",         (string, optional) The Bitcoin address (only if a well-defined address exists)
+              "type" : "str"             (string) The type (one of: nonstandard, anchor, pubkey, pubkeyhash, scripthash, multisig, nulldata, witness_v0_scripthash, witness_v0_keyhash, witness_v1_taproot, witness_unknown)
+            }
+          }
+        },
+        ...
+      ]
+    },
+    ...
+  ]
+}
+
+Examples:
+> bitcoin-cli getblock ${EXAMPLE_BLOCK}
+${CURL('getblock', EXAMPLE_BLOCK)}`;
+
+const ENTRY_FIELDS = `  "vsize" : n,                 (numeric) virtual transaction size as defined in BIP 141. This is different from actual serialized size for witness transactions as witness data is discounted.
+  "weight" : n,                (numeric) transaction weight as defined in BIP 141.
+  "time" : xxx,                (numeric) local time transaction entered pool in seconds since 1 Jan 1970 GMT
+  "height" : n,                (numeric) block height when transaction entered pool
+  "descendantcount" : n,       (numeric) number of in-mempool descendant transactions (including this one)
+  "descendantsize" : n,        (numeric) virtual transaction size of in-mempool descendants (including this one)
+  "ancestorcount" : n,         (numeric) number of in-mempool ancestor transactions (including this one)
+  "ancestorsize" : n,          (numeric) virtual transaction size of in-mempool ancestors (including this one)
+  "wtxid" : "hex",             (string) hash of serialized transaction, including witness data
+  "fees" : {                   (json object)
+    "base" : n,                (numeric) transaction fee, denominated in BTC
+    "modified" : n,            (numeric) transaction fee with fee deltas used for mining priority, denominated in BTC
+    "ancestor" : n,            (numeric) transaction fees of in-mempool ancestors (including this one) with fee deltas used for mining priority, denominated in BTC
+    "descendant" : n           (numeric) transaction fees of in-mempool descendants (including this one) with fee deltas used for mining priority, denominated in BTC
+  },
+  "depends" : [                (json array) unconfirmed transactions used as inputs for this transaction
+    "hex",                     (string) parent transaction id
+    ...
+  ],
+  "spentby" : [                (json array) unconfirmed transactions spending outputs from this transaction
+    "hex",                     (string) child transaction id
+    ...
+  ],
+  "bip125-replaceable" : true|false,    (boolean) Whether this transaction signals BIP125 replaceability or has an unconfirmed ancestor signaling BIP125 replaceability. (DEPRECATED)
+  "unbroadcast" : true|false   (boolean) Whether this transaction is currently unbroadcast (initial broadcast not yet acknowledged by any peers)
+`;
+
+export const HELP_GETRAWMEMPOOL = `getrawmempool ( verbose mempool_sequence )
+
+Returns all transaction ids in memory pool as a json array of string transaction ids.
+
+Hint: use getmempoolentry to fetch a specific transaction from the mempool.
+
+Arguments:
+1. verbose             (boolean, optional, default=false) True for a json object, false for array of transaction ids
+2. mempool_sequence    (boolean, optional, default=false) If verbose=false, returns a json object with transaction list and mempool sequence number attached.
+
+Result (for verbose = false):
+[           (json array)
+  "hex",    (string) The transaction id
+  ...
+]
+
+Result (for verbose = true):
+{                              (json object)
+  "transactionid" : {          (json object)
+${ENTRY_FIELDS.replace(/^/gm, '  ').replace(/ {2}$/, '')}  },
+  ...
+}
+
+Result (for verbose = false and mempool_sequence = true):
+{                            (json object)
+  "txids" : [                (json array)
+    "hex",                   (string) The transaction id
+    ...
+  ],
+  "mempool_sequence" : n     (numeric) The mempool sequence value.
+}
+
+Examples:
+> bitcoin-cli getrawmempool true
+${CURL('getrawmempool', 'true')}`;
+
+export const HELP_GETMEMPOOLENTRY = `getmempoolentry "txid"
+
+Returns mempool data for given transaction
+
+Arguments:
+1. txid    (string, required) The transaction id (must be in mempool)
+
+Result:
+{                              (json object)
+${ENTRY_FIELDS}}
+
+Examples:
+> bitcoin-cli getmempoolentry "mytxid"
+${CURL('getmempoolentry', '"mytxid"')}`;
+
+export const HELP_GETTXOUT = `gettxout "txid" n ( include_mempool )
+
+Returns details about an unspent transaction output.
+
+Arguments:
+1. txid               (string, required) The transaction id
+2. n                  (numeric, required) vout number
+3. include_mempool    (boolean, optional, default=true) Whether to include the mempool. Note that an unspent output that is spent in the mempool won't appear.
+
+Result (If the UTXO was not found):
+null    (json null)
+
+Result (Otherwise):
+{                             (json object)
+  "bestblock" : "hex",        (string) The hash of the block at the tip of the chain
+  "confirmations" : n,        (numeric) The number of confirmations
+  "value" : n,                (numeric) The transaction value in BTC
+  "scriptPubKey" : {          (json object)
+    "asm" : "str",            (string) Disassembly of the output script
+    "desc" : "str",           (string) Inferred descriptor for the output
+    "hex" : "hex",            (string) The raw output script bytes, hex-encoded
+    "type" : "str",           (string) The type, eg pubkeyhash
+    "address" : "str"         (string, optional) The Bitcoin address (only if a well-defined address exists)
+  },
+  "coinbase" : true|false     (boolean) Coinbase or not
+}
+
+Examples:
+
+Get unspent transactions
+> bitcoin-cli listunspent
+
+View the details
+> bitcoin-cli gettxout "txid" 1
+
+As a JSON-RPC call
+${CURL('gettxout', '"txid", 1')}`;
