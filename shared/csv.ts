@@ -121,15 +121,16 @@ export function sniffDelimiter(headerLine: string): CsvDelimiter {
 /**
  * Parses CSV text into records. A blank line gives a record with one empty cell (as RFC 4180 reads
  * it); callers skip those. A record whose quoted field never closes is reported and dropped.
+ * `firstLine` numbers the text's first line (default 1) when it is part of a larger input.
  */
-export function parseCsv(text: string, opts: { delimiter?: CsvDelimiter } = {}): CsvParseResult {
+export function parseCsv(text: string, opts: { delimiter?: CsvDelimiter; firstLine?: number } = {}): CsvParseResult {
   const delim = opts.delimiter ?? ',';
   const rows: CsvRow[] = [];
   const errors: CsvParseResult['errors'] = [];
   let i = text.startsWith(CSV_BOM) ? 1 : 0;
   const n = text.length;
-  let line = 1;
-  let rowLine = 1;
+  let line = opts.firstLine ?? 1;
+  let rowLine = line;
   let cells: string[] = [];
   let field = '';
   let fieldStarted = false; // something (possibly an empty quoted field) was read for this record

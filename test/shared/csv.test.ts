@@ -122,6 +122,15 @@ describe('parseCsv (reader)', () => {
     });
   });
 
+  it('numbers lines from firstLine when the text is part of a larger input', () => {
+    const r = parseCsv('a\n"b\nc"\n"open', { firstLine: 10 });
+    expect(r.rows).toEqual([
+      { line: 10, cells: ['a'] },
+      { line: 11, cells: ['b\nc'] },
+    ]);
+    expect(r.errors).toEqual([{ line: 13, message: 'A quoted field opened on line 13 is never closed.' }]);
+  });
+
   it('handles empty fields and empty quoted fields', () => {
     expect(parseCsv(',,\n"",x,""\n').rows.map((r) => r.cells)).toEqual([
       ['', '', ''],
