@@ -12,6 +12,8 @@ import { Faults, type FaultConfig } from './faults';
 import { listen, type Listening } from './http';
 import { buildScenario, parseScenario, type ScenarioInfo } from './scenarios';
 
+export { startFollower, Follower, type StartFollowerOptions, type RunningFollower, type FollowerStatus } from './follow/follower';
+
 export interface DevnetOptions {
   /** 0 (default) picks a free port. */
   rpcPort?: number;

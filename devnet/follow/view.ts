@@ -1,0 +1,332 @@
+/**
+ * The follower's chain view: the same {@link ChainView} the devnet's own chain gives the index
+ * server, built from another node's blocks (raw bytes from `getblock <hash> 0`) and mempool, with
+ * blocks connected and disconnected at the tip (reorgs) and mempool transactions added and removed.
+ *
+ * It holds what the devnet's chain holds for its index: the blocks of the active chain with their
+ * transactions (each transaction's bytes are a view into its block's bytes), every output with its
+ * spenders, outputs by script, and the mempool.
+ */
+import { ByteReader, hexReversed, readTx, sha256d, type ParsedTx } from '../../shared/bitcoin/tx';
+import { COINBASE_TXID } from '../chain/tx';
+import type { ChainBlock, ChainTx, ChainView, OutputInfo, Spender } from '../chain/types';
+
+const key = (txid: string, vout: number): string => `${txid}:${vout}`;
+
+function bytesKey(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
+  return s;
+}
+
+/** A ChainTx over `raw` (the exact serialization, a view into the caller's buffer). */
+export function chainTxOf(p: ParsedTx, raw: Uint8Array): ChainTx {
+  const vin = p.vin.map((i) => ({ txid: i.prevTxid, vout: i.vout, scriptSig: i.scriptSig, sequence: i.sequence, witness: i.witness }));
+  return {
+    txid: p.txid,
+    wtxid: p.wtxid,
+    version: p.version,
+    locktime: p.locktime,
+    vin,
+    vout: p.vout,
+    raw,
+    size: p.size,
+    strippedSize: p.strippedSize,
+    weight: p.weight,
+    segwit: p.hasWitness,
+    coinbase: vin.length === 1 && vin[0]!.txid === COINBASE_TXID && vin[0]!.vout === 0xffffffff,
+  };
+}
+
+/** Parses one serialized transaction (exactly the bytes given). */
+export function parseRawTx(raw: Uint8Array): ChainTx {
+  const r = new ByteReader(raw);
+  const p = readTx(r, true);
+  if (!r.empty) throw new Error('extra data after transaction');
+  return chainTxOf(p, raw);
+}
+
+function merkleRootOf(txs: readonly ChainTx[]): string {
+  let level: Uint8Array[] = txs.map((t) => Uint8Array.from(Buffer.from(t.txid, 'hex')).reverse());
+  if (level.length === 0) return '0'.repeat(64);
+  while (level.length > 1) {
+    const next: Uint8Array[] = [];
+    for (let i = 0; i < level.length; i += 2) {
+      const a = level[i]!;
+      const b = level[i + 1] ?? a;
+      const both = new Uint8Array(64);
+      both.set(a, 0);
+      both.set(b, 32);
+      next.push(sha256d(both));
+    }
+    level = next;
+  }
+  return hexReversed(level[0]!);
+}
+
+/**
+ * Parses a serialized block at `height`. `previousTimes` are the header times of up to 10 blocks
+ * before it (for the median time past). The header hash, merkle root and sizes are recomputed from
+ * the bytes; `receivedTime` is the header time (a node does not say when it received a block).
+ */
+export function parseBlock(raw: Uint8Array, height: number, previousTimes: readonly number[]): ChainBlock {
+  if (raw.length < 81) throw new Error(`block at height ${height}: only ${raw.length} bytes`);
+  const header = raw.subarray(0, 80);
+  const dv = new DataView(raw.buffer, raw.byteOffset, 80);
+  const r = new ByteReader(raw, 80);
+  const count = r.compactSize();
+  const txs: ChainTx[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = r.pos;
+    const p = readTx(r, true);
+    txs.push(chainTxOf(p, raw.subarray(start, r.pos)));
+  }
+  if (!r.empty) throw new Error(`block at height ${height}: ${r.remaining} bytes after the last transaction`);
+  const merkleRoot = hexReversed(raw, 36, 68);
+  if (merkleRootOf(txs) !== merkleRoot) throw new Error(`block at height ${height}: merkle root mismatch`);
+  const time = dv.getUint32(68, true);
+  const times = [time, ...previousTimes.slice(-10)].sort((a, b) => a - b);
+  const strippedSize = 80 + (r.pos - 80 - txs.reduce((a, t) => a + t.size, 0)) + txs.reduce((a, t) => a + t.strippedSize, 0);
+  return {
+    height,
+    hash: hexReversed(sha256d(header)),
+    header,
+    version: dv.getInt32(0, true),
+    prevHash: hexReversed(raw, 4, 36),
+    merkleRoot,
+    time,
+    bits: dv.getUint32(72, true),
+    nonce: dv.getUint32(76, true),
+    txs,
+    size: raw.length,
+    strippedSize,
+    weight: strippedSize * 3 + raw.length,
+    medianTime: times[Math.floor(times.length / 2)]!,
+    receivedTime: time,
+  };
+}
+
+interface MempoolEntry {
+  tx: ChainTx;
+  fee: bigint;
+  firstSeen: number;
+}
+
+export class FollowView implements ChainView {
+  private readonly blocks: ChainBlock[] = [];
+  private readonly byHash = new Map<string, ChainBlock>();
+  private readonly txLoc = new Map<string, { block: ChainBlock; index: number }>();
+  private readonly outputs = new Map<string, OutputInfo>();
+  private readonly spentBy = new Map<string, Spender[]>();
+  private readonly byScript = new Map<string, Set<string>>();
+  private readonly mempool = new Map<string, MempoolEntry>();
+  /** When transactions were first seen in the node's mempool (kept once they confirm). */
+  private readonly firstSeen = new Map<string, number>();
+
+  // ---- ChainView ----
+  tipHeight(): number {
+    return this.blocks.length - 1;
+  }
+  tip(): ChainBlock | undefined {
+    return this.blocks[this.blocks.length - 1];
+  }
+  blockAt(height: number): ChainBlock | undefined {
+    return Number.isInteger(height) && height >= 0 ? this.blocks[height] : undefined;
+  }
+  blockByHash(hash: string): ChainBlock | undefined {
+    return this.byHash.get(hash.toLowerCase());
+  }
+  findTx(txid: string): { tx: ChainTx; block: ChainBlock | null; index: number | null; firstSeen: number } | undefined {
+    const loc = this.txLoc.get(txid);
+    if (loc) return { tx: loc.block.txs[loc.index]!, block: loc.block, index: loc.index, firstSeen: this.firstSeen.get(txid) ?? loc.block.time };
+    const m = this.mempool.get(txid);
+    if (m) return { tx: m.tx, block: null, index: null, firstSeen: m.firstSeen };
+    return undefined;
+  }
+  output(txid: string, vout: number): OutputInfo | undefined {
+    return this.outputs.get(key(txid, vout));
+  }
+  spenders(txid: string, vout: number): readonly Spender[] {
+    const list = this.spentBy.get(key(txid, vout)) ?? [];
+    return [...list.filter((s) => !s.confirmed), ...list.filter((s) => s.confirmed)];
+  }
+  unspentForScript(script: Uint8Array): readonly OutputInfo[] {
+    const keys = this.byScript.get(bytesKey(script));
+    if (!keys) return [];
+    const out: OutputInfo[] = [];
+    for (const k of keys) {
+      const o = this.outputs.get(k)!;
+      if (o.height === null) continue;
+      if ((this.spentBy.get(k) ?? []).length > 0) continue;
+      out.push(o);
+    }
+    return out.sort((a, b) => a.height! - b.height! || a.txIndex! - b.txIndex! || a.vout - b.vout);
+  }
+  mempoolByFeeRate(): readonly string[] {
+    return [...this.mempool.values()]
+      .sort((a, b) => {
+        const va = BigInt(Math.ceil(a.tx.weight / 4));
+        const vb = BigInt(Math.ceil(b.tx.weight / 4));
+        const d = b.fee * va - a.fee * vb;
+        return d > 0n ? 1 : d < 0n ? -1 : a.tx.txid < b.tx.txid ? -1 : 1;
+      })
+      .map((e) => e.tx.txid);
+  }
+
+  // ---- queries for the follower ----
+  inMempool(txid: string): boolean {
+    return this.mempool.has(txid);
+  }
+  isConfirmed(txid: string): boolean {
+    return this.txLoc.has(txid);
+  }
+  mempoolTxids(): string[] {
+    return [...this.mempool.keys()];
+  }
+  get mempoolSize(): number {
+    return this.mempool.size;
+  }
+  /** Header times of up to 10 blocks below `height` (for the next block's median time past). */
+  timesBefore(height: number): number[] {
+    return this.blocks.slice(Math.max(0, height - 10), Math.max(0, height)).map((b) => b.time);
+  }
+  counts(): { blocks: number; txs: number; outputs: number; mempool: number } {
+    return { blocks: this.blocks.length, txs: this.txLoc.size, outputs: this.outputs.size, mempool: this.mempool.size };
+  }
+
+  // ---- changes ----
+  /**
+   * Connects `block` on top of the tip. Its transactions leave the mempool; mempool transactions
+   * that conflict with it (spend the same outputs) are removed with their descendants.
+   */
+  connect(block: ChainBlock): void {
+    const tip = this.tip();
+    if (block.height !== this.blocks.length || (tip && block.prevHash !== tip.hash)) {
+      throw new Error(`block ${block.hash} at height ${block.height} does not extend the tip ${tip?.hash ?? '(none)'}`);
+    }
+    const conflicts = new Set<string>();
+    for (const tx of block.txs) {
+      if (this.mempool.has(tx.txid)) continue;
+      if (tx.coinbase) continue;
+      for (const i of tx.vin) {
+        for (const s of this.spentBy.get(key(i.txid, i.vout)) ?? []) if (!s.confirmed && s.txid !== tx.txid) conflicts.add(s.txid);
+      }
+    }
+    for (const txid of conflicts) this.removeMempoolTx(txid);
+    this.blocks.push(block);
+    this.byHash.set(block.hash, block);
+    block.txs.forEach((tx, index) => {
+      this.mempool.delete(tx.txid);
+      this.txLoc.set(tx.txid, { block, index });
+      this.indexOutputs(tx, block.height, index);
+      if (!tx.coinbase) {
+        tx.vin.forEach((i, n) => {
+          const k = key(i.txid, i.vout);
+          const list = (this.spentBy.get(k) ?? []).filter((s) => s.txid !== tx.txid);
+          list.push({ txid: tx.txid, vin: n, confirmed: true });
+          this.spentBy.set(k, list);
+        });
+      }
+    });
+  }
+
+  /** Disconnects the tip block (a reorg); the caller empties the mempool first and refetches it after. */
+  disconnectTip(): ChainBlock {
+    const block = this.blocks.pop();
+    if (!block) throw new Error('no block to disconnect');
+    this.byHash.delete(block.hash);
+    for (let index = block.txs.length - 1; index >= 0; index--) {
+      const tx = block.txs[index]!;
+      this.txLoc.delete(tx.txid);
+      this.firstSeen.delete(tx.txid);
+      if (!tx.coinbase) {
+        for (const i of tx.vin) this.dropSpender(key(i.txid, i.vout), tx.txid);
+      }
+      this.dropOutputs(tx);
+    }
+    return block;
+  }
+
+  /** Empties the mempool (before a reorg; the follower fetches it again afterwards). */
+  clearMempool(): void {
+    for (const txid of [...this.mempool.keys()]) this.removeMempoolTx(txid);
+  }
+
+  /**
+   * Adds a mempool transaction whose inputs are all known outputs. Returns false (and changes
+   * nothing) when an input is unknown or already spent by a confirmed transaction.
+   */
+  addMempoolTx(tx: ChainTx, firstSeen: number): boolean {
+    if (this.mempool.has(tx.txid) || this.txLoc.has(tx.txid) || tx.coinbase) return false;
+    let inSum = 0n;
+    const conflicts = new Set<string>();
+    for (const i of tx.vin) {
+      const prev = this.outputs.get(key(i.txid, i.vout));
+      if (!prev) return false;
+      for (const s of this.spentBy.get(key(i.txid, i.vout)) ?? []) {
+        if (s.confirmed) return false;
+        conflicts.add(s.txid);
+      }
+      inSum += prev.value;
+    }
+    // The node replaced those (RBF); they are gone from its mempool.
+    for (const txid of conflicts) this.removeMempoolTx(txid);
+    const fee = inSum - tx.vout.reduce((a, o) => a + o.value, 0n);
+    this.mempool.set(tx.txid, { tx, fee, firstSeen });
+    this.firstSeen.set(tx.txid, firstSeen);
+    this.indexOutputs(tx, null, null);
+    tx.vin.forEach((i, n) => {
+      const k = key(i.txid, i.vout);
+      const list = this.spentBy.get(k) ?? [];
+      list.push({ txid: tx.txid, vin: n, confirmed: false });
+      this.spentBy.set(k, list);
+    });
+    return true;
+  }
+
+  /** Removes a mempool transaction and its mempool descendants. */
+  removeMempoolTx(txid: string): void {
+    const e = this.mempool.get(txid);
+    if (!e) return;
+    this.mempool.delete(txid);
+    e.tx.vout.forEach((_, vout) => {
+      for (const s of this.spentBy.get(key(txid, vout)) ?? []) if (!s.confirmed) this.removeMempoolTx(s.txid);
+    });
+    for (const i of e.tx.vin) this.dropSpender(key(i.txid, i.vout), txid);
+    this.dropOutputs(e.tx);
+    this.firstSeen.delete(txid);
+  }
+
+  private indexOutputs(tx: ChainTx, height: number | null, txIndex: number | null): void {
+    tx.vout.forEach((o, vout) => {
+      const k = key(tx.txid, vout);
+      this.outputs.set(k, { txid: tx.txid, vout, value: o.value, script: o.script, height, txIndex, coinbase: tx.coinbase });
+      const sk = bytesKey(o.script);
+      let set = this.byScript.get(sk);
+      if (!set) this.byScript.set(sk, (set = new Set()));
+      set.add(k);
+    });
+  }
+
+  private dropOutputs(tx: ChainTx): void {
+    tx.vout.forEach((o, vout) => {
+      const k = key(tx.txid, vout);
+      this.outputs.delete(k);
+      this.spentBy.delete(k);
+      const sk = bytesKey(o.script);
+      const set = this.byScript.get(sk);
+      if (set) {
+        set.delete(k);
+        if (set.size === 0) this.byScript.delete(sk);
+      }
+    });
+  }
+
+  private dropSpender(k: string, txid: string): void {
+    const list = this.spentBy.get(k);
+    if (!list) return;
+    const rest = list.filter((s) => s.txid !== txid);
+    if (rest.length) this.spentBy.set(k, rest);
+    else this.spentBy.delete(k);
+  }
+}
