@@ -5,6 +5,7 @@
 // Never edit a shipped step: add a new one.
 import type { Database } from '../db';
 import updateToSchemaVersion10 from './0010-profiles';
+import updateToSchemaVersion20 from './0020-watch';
 
 export interface SchemaVersion {
   readonly version: number;
@@ -13,6 +14,7 @@ export interface SchemaVersion {
 
 export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
   { version: 10, update: updateToSchemaVersion10 },
+  { version: 20, update: updateToSchemaVersion20 },
 ];
 
 /** An older Spyglass opening a database written by a newer one: refuse rather than guess. */
