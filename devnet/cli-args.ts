@@ -5,18 +5,49 @@
  *                   [--fault-rpc MODE] [--fault-index MODE] [--latency-ms MS] [--rate-limit N/SECONDS]
  *                   [--warmup-seconds S]
  * Prints both URLs and stays up until SIGINT/SIGTERM, then exits 0.
+ *
+ * Follow mode (an index of another node's chain; only the index port is served):
+ * npm run devnet -- --follow-node URL (--rpcuser U --rpcpassword P | --rpccookiefile PATH)
+ *                   --index-port M [--poll-ms MS] [--fault-index MODE] [--latency-ms MS] [--rate-limit N/SECONDS]
  */
 import type { DevnetOptions } from './index';
+import type { StartFollowerOptions } from './follow/follower';
 import { FAULT_MODES, type FaultConfig, type FaultMode } from './faults';
 
 export const USAGE = `usage: npm run devnet -- --rpc-port N --index-port M --rpcuser U --rpcpassword P --scenario empty|demo|large:N [--seed S] [--datadir DIR]
   fault modes (off by default): --fault-rpc MODE  --fault-index MODE  (MODE: ${FAULT_MODES.join(', ')})
-                                --latency-ms MS  --rate-limit N/SECONDS (index)  --warmup-seconds S (node, -28)`;
+                                --latency-ms MS  --rate-limit N/SECONDS (index)  --warmup-seconds S (node, -28)
 
+   or: npm run devnet -- --follow-node URL --rpcuser U --rpcpassword P --index-port M [--poll-ms MS]
+       npm run devnet -- --follow-node URL --rpccookiefile PATH --index-port M [--poll-ms MS]
+  serves only the index (interface B), built from the chain and mempool of the Bitcoin Core node
+  (regtest) at URL, e.g. http://127.0.0.1:18443: it polls the node's tip every --poll-ms (default
+  1000), follows reorgs and the mempool, and logs progress to stderr. Standard Core RPCs only; the
+  node needs no -txindex. --fault-index, --latency-ms and --rate-limit apply to the served index.`;
+
+/** What the command line asks for: the devnet (node + index) or an index following another node. */
+export type CliCommand = { kind: 'devnet'; options: DevnetOptions } | { kind: 'follow'; options: StartFollowerOptions };
+
+/** Flags that belong to the devnet's own node (or its chain), refused with --follow-node. */
+const DEVNET_ONLY = ['--scenario', '--seed', '--datadir', '--rpc-port', '--fault-rpc', '--warmup-seconds'];
+/** Flags that only make sense with --follow-node. */
+const FOLLOW_ONLY = ['--rpccookiefile', '--poll-ms'];
+
+/** Devnet flags only (kept for callers that start the devnet); see {@link parseCli} for follow mode. */
 export function parseArgs(argv: string[]): DevnetOptions {
+  const cmd = parseCli(argv);
+  if (cmd.kind !== 'devnet') throw new Error('--follow-node starts an index follower, not the devnet');
+  return cmd.options;
+}
+
+export function parseCli(argv: string[]): CliCommand {
   const o: DevnetOptions = {};
   const rpcF: FaultConfig = {};
   const idxF: FaultConfig = {};
+  let followUrl: string | null = null;
+  let cookieFile: string | undefined;
+  let pollMs: number | undefined;
+  const seen: string[] = [];
   const take = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
@@ -31,7 +62,25 @@ export function parseArgs(argv: string[]): DevnetOptions {
     const flag = argv[i]!;
     if (flag === '--help' || flag === '-h') throw new Error(USAGE);
     const v = take(i, flag);
+    seen.push(flag);
     switch (flag) {
+      case '--follow-node': {
+        try {
+          const u = new URL(v);
+          if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+        } catch {
+          throw new Error(`${flag}: '${v}' is not an http(s) URL (e.g. http://127.0.0.1:18443)`);
+        }
+        followUrl = v;
+        break;
+      }
+      case '--rpccookiefile': cookieFile = v; break;
+      case '--poll-ms': {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 10 || n > 3_600_000) throw new Error(`${flag}: '${v}' is not a number of milliseconds (10 or more)`);
+        pollMs = n;
+        break;
+      }
       case '--rpc-port': o.rpcPort = port(v, flag); break;
       case '--index-port': o.indexPort = port(v, flag); break;
       case '--rpcuser': o.rpcUser = v; break;
@@ -68,7 +117,28 @@ export function parseArgs(argv: string[]): DevnetOptions {
         throw new Error(`unknown option ${flag}\n${USAGE}`);
     }
   }
+  if (followUrl !== null) {
+    const wrong = seen.find((f) => DEVNET_ONLY.includes(f));
+    if (wrong) throw new Error(`${wrong} cannot be used with --follow-node (the followed node provides the chain; only the index is served)`);
+    if (cookieFile !== undefined && (o.rpcUser !== undefined || o.rpcPassword !== undefined)) {
+      throw new Error('--rpccookiefile replaces --rpcuser/--rpcpassword: give one or the other');
+    }
+    return {
+      kind: 'follow',
+      options: {
+        url: followUrl,
+        user: o.rpcUser,
+        password: o.rpcPassword,
+        cookieFile,
+        pollMs,
+        indexPort: o.indexPort,
+        faults: idxF,
+      },
+    };
+  }
+  const wrong = seen.find((f) => FOLLOW_ONLY.includes(f));
+  if (wrong) throw new Error(`${wrong} only applies with --follow-node URL`);
   o.faults = { rpc: rpcF, index: idxF };
-  return o;
+  return { kind: 'devnet', options: o };
 }
 
