@@ -67,6 +67,11 @@ export interface AddressListResult {
 
 export type AddressCheck = { ok: true; address: string } | { ok: false; message: string; hint?: string };
 
+/** The chain's name as people know it ('mainnet', 'testnet3', 'testnet4', 'signet', 'regtest'). */
+export function chainName(network: Network): string {
+  return CHAIN_NAME[network.chain];
+}
+
 const CHAIN_NAME: Record<Network['chain'], string> = {
   main: 'mainnet',
   test: 'testnet3',
@@ -90,7 +95,7 @@ function sameEncoding(a: Network, b: Network): boolean {
 export function otherChainHint(address: string, network: Network): string | undefined {
   for (const { net, name } of ENCODINGS) {
     if (sameEncoding(net, network)) continue;
-    if (decodeDestination(address, net).ok) return `This is a ${name} address, but the node runs ${CHAIN_NAME[network.chain]}.`;
+    if (decodeDestination(address, net).ok) return `This is a ${name} address, but the node runs ${chainName(network)}.`;
   }
   return undefined;
 }
@@ -217,7 +222,7 @@ export function parseAddressList(text: string, network: Network): AddressListRes
     out.error({
       line: 0,
       input: '',
-      message: `This is too much text to read at once (${(text.length / 1e6).toFixed(1)} MB; the limit is ${MAX_ADDRESS_LIST_CHARS / (1024 * 1024)} MB). Split it into smaller files.`,
+      message: `This is more than ${MAX_ADDRESS_LIST_CHARS / (1024 * 1024)} MB of text, the most Spyglass reads at once. Split it into smaller files.`,
     });
     return out.result('list');
   }
