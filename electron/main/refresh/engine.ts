@@ -1,0 +1,565 @@
+// The refresh engine (issue 5, item 2): asks the node and the index what the watched addresses have
+// received and hold, and writes one snapshot. Electron-free: it gets a repository, an RPC client and an
+// index client, so tests run it against the devnet and the app against the user's node.
+//
+// One refresh, step by step (a failing step is named in the failure record):
+//   received     one `listreceivedbyaddress 0 true true` on the wallet (+ one `listunspent 1`, see below)
+//   addressinfo  `getaddressinfo` for addresses that are new or whose info is older than infoMaxAgeMs,
+//                as JSON-RPC batches
+//   tips         the node's tip (`getblockchaininfo`) and the index's (`block/last`), read BEFORE the
+//                lookups: the snapshot records the index tip its UTXOs are at least as fresh as, so a
+//                block found during the lookups makes the next refresh look again rather than never
+//   utxos        index `address/utxo` for the addresses that changed (below), all queued at once on the
+//                index client, which applies its own rate limit and concurrency cap
+//   write        the snapshot, in one SQLite transaction; then old snapshots are pruned
+//
+// Which addresses are looked up in the index. A node address is looked up when it was never fetched,
+// its last lookup failed, or, against the latest good snapshot, its received amount or txids changed,
+// an unconfirmed receive confirmed (or the reverse, after a reorg), or the node's own set of its
+// confirmed unspent outputs changed. That last test is why the engine also calls `listunspent` (one
+// call): `listreceivedbyaddress` only counts outputs PAYING an address, so a spend FROM a watched
+// address changes none of its numbers, and without it the spent coins would stay in the balance until
+// something else happened to the address. (`checkSpends: false` turns it off.) A user-added address
+// (not in the node's wallet) has only the index: it is looked up when the index tip moved.
+// Every other address keeps the UTXOs of the latest snapshot (copied forward in the same transaction).
+//
+// Failures: any error of a step (node down, index 5xx or 429 after the client's retries, a reply
+// that is not what it should be) ends the refresh: the latest good snapshot stays the latest, a
+// 'failed' row records the step, code and message, and run() rejects with the AppError. A lookup the
+// index refuses for that one address (400 invalid address, 404) does not end it: the address is
+// marked failed, keeps its previous UTXOs, the snapshot is 'partial', and the next refresh asks again.
+// Cancelling (the AbortSignal) rejects with 'cancelled' and writes nothing, not even a failure row: a
+// cancel is the user's choice, not something that went wrong.
+//
+// One refresh at a time: run() while a refresh is going returns the promise of the running one (its
+// options — signal, onProgress — stay those of the first call).
+import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import { AppError, isAppError } from '../../../shared/errors';
+import type { IndexClient } from '../blockindex/client';
+import type { IndexTransaction, IndexUtxo } from '../blockindex/types';
+import { silentLogger, type Logger } from '../log';
+import type { RpcClient } from '../rpc/client';
+import {
+  DEFAULT_KEEP_SNAPSHOTS,
+  type AddressFetch,
+  type AddressSource,
+  type DiffSummary,
+  type NodeUnspent,
+  type ReceivedRecord,
+  type RefreshStep,
+  type SnapshotAddress,
+  type Tip,
+  type WatchRepository,
+} from '../store/watch';
+
+export type RefreshPhase = 'received' | 'addressinfo' | 'utxos' | 'write';
+
+export interface RefreshProgress {
+  phase: RefreshPhase;
+  done: number;
+  total: number;
+}
+
+export interface RefreshRunOptions {
+  signal?: AbortSignal;
+  onProgress?(p: RefreshProgress): void;
+}
+
+export interface RefreshResult {
+  snapshotId: number;
+  /** The good snapshot this one was compared with (and carried UTXOs from); null for the first. */
+  previousId: number | null;
+  status: 'ok' | 'partial';
+  takenAt: string;
+  node: Tip;
+  index: Tip;
+  counts: {
+    /** Watched addresses in the snapshot (node + user). */
+    addresses: number;
+    nodeAddresses: number;
+    userAddresses: number;
+    /** getaddressinfo replies stored / refused by the node. */
+    infosFetched: number;
+    infoErrors: number;
+    /** Index address/utxo lookups made, and those the index refused for that address. */
+    utxoLookups: number;
+    utxoFailures: number;
+    /** Addresses whose UTXOs were copied from the previous snapshot. */
+    carriedForward: number;
+    /** UTXOs fetched in this refresh. */
+    utxosFetched: number;
+  };
+  /** The addresses looked up in the index, in the order they were queued. */
+  fetched: string[];
+  diff: DiffSummary;
+  /** Milliseconds per step, and in all. */
+  timings: Record<RefreshStep | 'total', number>;
+}
+
+/** What the engine needs of the RPC client (RpcClient, or a counting wrapper in tests). */
+export type RefreshRpc = Pick<RpcClient, 'call' | 'batch'>;
+/** What the engine needs of the index client. */
+export type RefreshIndex = Pick<IndexClient, 'addressUtxo' | 'tip' | 'transaction' | 'genesisHash'>;
+
+export interface RefreshEngineOptions {
+  store: WatchRepository;
+  rpc: RefreshRpc;
+  index: RefreshIndex;
+  profileId: string;
+  /** Clock, ms since the epoch (default Date.now). */
+  now?: () => number;
+  log?: Logger;
+  /** getaddressinfo replies older than this are fetched again (default 24 h). */
+  infoMaxAgeMs?: number;
+  /** Good snapshots kept per profile (default 50). */
+  keepSnapshots?: number;
+  /** Ask the node (`listunspent`) which addresses' coins were spent (default true; see the top of the file). */
+  checkSpends?: boolean;
+  /** getaddressinfo calls per JSON-RPC batch (default 500). */
+  infoBatchSize?: number;
+  /** Genesis hash of the chain, for the transaction cache (default: asked from the index once). */
+  genesisHash?: string;
+}
+
+export const DEFAULT_INFO_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+const PROGRESS_INTERVAL_MS = 50;
+const HEX64 = /^[0-9a-f]{64}$/;
+/** Index errors that concern one address; any other error ends the refresh. */
+const PER_ADDRESS_CODES: ReadonlySet<string> = new Set(['index.invalid', 'index.not_found']);
+
+const MAX_MONEY_SATS = 2_100_000_000_000_000;
+
+/**
+ * A BTC amount from a node reply to satoshis. RpcClient hands over JSON.parse's double, not the
+ * reply's text, so this works on the double and proves the result exact:
+ *
+ * Core writes every amount with at most 8 decimals. Let k be the amount in satoshis, |k| ≤ MAX_MONEY
+ * = 2.1e15. JSON.parse returns d = (k/1e8)(1+e1), the double nearest to k/1e8, |e1| ≤ 2^-53, and
+ * the product d * 1e8 is rounded once more: k(1+e1)(1+e2), |e2| ≤ 2^-53. So
+ * |fl(d·1e8) − k| ≤ |k|·(2^-52 + 2^-106) ≤ 2.1e15 · 2.2205e-16 ≈ 0.466 < 0.5, and Math.round gives k.
+ * (The weaker bound |d| < 2^53/1e8 would not do: near 2^53 satoshis the error can reach 1 or 2.)
+ * The check `k / 1e8 === d` then proves d really was an 8-decimal amount: k and 1e8 are exact doubles,
+ * so IEEE division gives the double nearest to k/1e8 — the very double the parser makes from the
+ * text of k/1e8. A value with a 9th decimal (not an amount Core writes) fails the check.
+ */
+export function btcNumberToSats(n: unknown, what = 'amount'): bigint {
+  if (typeof n !== 'number' || !Number.isFinite(n)) {
+    throw new AppError('rpc.bad_reply', `The node sent ${what} as ${JSON.stringify(n) ?? typeof n}, not a number of BTC.`);
+  }
+  if (Math.abs(n) > MAX_MONEY_SATS / 1e8) throw new AppError('rpc.bad_reply', `The node sent ${what} ${n} BTC, more than 21 million.`);
+  const k = Math.round(n * 1e8);
+  if (k / 1e8 !== n) throw new AppError('rpc.bad_reply', `The node sent ${what} ${n} BTC, which has more than 8 decimals.`);
+  return BigInt(k);
+}
+
+/** Digest of a set of outpoints (order-independent): equal digests, same set. */
+export function outpointsDigest(outpoints: Iterable<string>): string {
+  const sorted = [...outpoints].sort();
+  return createHash('sha256').update(sorted.join('\n')).digest('hex').slice(0, 32);
+}
+
+function cancelled(): AppError {
+  return new AppError('cancelled', 'The refresh was cancelled.');
+}
+
+function toAppError(e: unknown, log: Logger): AppError {
+  if (isAppError(e)) return e;
+  log.error(`refresh: unexpected ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+  return new AppError('internal', 'The refresh failed inside Spyglass. The details were written to the log.');
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** listreceivedbyaddress → records (shape checked; amounts exact). */
+function parseReceived(reply: unknown): ReceivedRecord[] {
+  if (!Array.isArray(reply)) throw new AppError('rpc.bad_reply', 'The node answered listreceivedbyaddress with something other than a list.');
+  const seen = new Set<string>();
+  return reply.map((e: unknown, i) => {
+    if (!isRecord(e)) throw new AppError('rpc.bad_reply', `Entry ${i} of listreceivedbyaddress is not an object.`);
+    const { address, amount, confirmations, label, txids } = e;
+    if (typeof address !== 'string' || !/^[A-Za-z0-9]{14,100}$/.test(address)) {
+      throw new AppError('rpc.bad_reply', `Entry ${i} of listreceivedbyaddress has no valid address.`);
+    }
+    if (seen.has(address)) throw new AppError('rpc.bad_reply', `listreceivedbyaddress lists ${address} twice.`);
+    seen.add(address);
+    if (typeof confirmations !== 'number' || !Number.isSafeInteger(confirmations) || confirmations < 0) {
+      throw new AppError('rpc.bad_reply', `listreceivedbyaddress: the confirmations of ${address} are not a whole number.`);
+    }
+    if (!Array.isArray(txids) || !txids.every((t): t is string => typeof t === 'string' && HEX64.test(t))) {
+      throw new AppError('rpc.bad_reply', `listreceivedbyaddress: the txids of ${address} are not a list of transaction ids.`);
+    }
+    const amountSats = btcNumberToSats(amount, `the amount received by ${address}`);
+    if (amountSats < 0n) throw new AppError('rpc.bad_reply', `listreceivedbyaddress: ${address} received a negative amount.`);
+    return {
+      address,
+      amountSats,
+      confirmations,
+      txids: [...txids],
+      nodeLabel: typeof label === 'string' ? label : '',
+      nodeUnspent: null,
+    };
+  });
+}
+
+/** listunspent → per address: the digest of its outpoints, their sum and count. */
+function parseUnspent(reply: unknown): Map<string, NodeUnspent> {
+  if (!Array.isArray(reply)) throw new AppError('rpc.bad_reply', 'The node answered listunspent with something other than a list.');
+  const by = new Map<string, { outpoints: string[]; sats: bigint }>();
+  reply.forEach((e: unknown, i) => {
+    if (!isRecord(e)) throw new AppError('rpc.bad_reply', `Entry ${i} of listunspent is not an object.`);
+    const { txid, vout, address, amount } = e;
+    if (typeof txid !== 'string' || !HEX64.test(txid) || typeof vout !== 'number' || !Number.isSafeInteger(vout) || vout < 0) {
+      throw new AppError('rpc.bad_reply', `Entry ${i} of listunspent has no valid outpoint.`);
+    }
+    if (typeof address !== 'string') return; // outputs without an address (bare scripts) are not watched
+    const g = by.get(address) ?? { outpoints: [], sats: 0n };
+    g.outpoints.push(`${txid}:${vout}`);
+    g.sats += btcNumberToSats(amount, `the amount of ${txid}:${vout}`);
+    by.set(address, g);
+  });
+  const out = new Map<string, NodeUnspent>();
+  for (const [address, g] of by) out.set(address, { hash: outpointsDigest(g.outpoints), sats: g.sats, count: g.outpoints.length });
+  return out;
+}
+
+function parseNodeTip(reply: unknown): Tip {
+  if (!isRecord(reply) || typeof reply.blocks !== 'number' || !Number.isSafeInteger(reply.blocks) || typeof reply.bestblockhash !== 'string' || !HEX64.test(reply.bestblockhash)) {
+    throw new AppError('rpc.bad_reply', 'The node answered getblockchaininfo without a valid block height and hash.');
+  }
+  return { height: reply.blocks, hash: reply.bestblockhash };
+}
+
+const EMPTY_NODE_UNSPENT: NodeUnspent = { hash: outpointsDigest([]), sats: 0n, count: 0 };
+
+function sameTxids(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const x = [...a].sort();
+  const y = [...b].sort();
+  return x.every((t, i) => t === y[i]);
+}
+
+/** An unconfirmed receive is waiting (Core: confirmations = the least depth among the receiving txs). */
+function pending(r: ReceivedRecord): boolean {
+  return r.confirmations === 0 && r.txids.length > 0;
+}
+
+export class RefreshEngine {
+  readonly #store: WatchRepository;
+  readonly #rpc: RefreshRpc;
+  readonly #index: RefreshIndex;
+  readonly #profileId: string;
+  readonly #now: () => number;
+  readonly #log: Logger;
+  readonly #infoMaxAgeMs: number;
+  readonly #keep: number;
+  readonly #checkSpends: boolean;
+  readonly #infoBatch: number;
+  #genesis: Promise<string> | null;
+  #running: Promise<RefreshResult> | null = null;
+
+  constructor(options: RefreshEngineOptions) {
+    this.#store = options.store;
+    this.#rpc = options.rpc;
+    this.#index = options.index;
+    this.#profileId = options.profileId;
+    this.#now = options.now ?? Date.now;
+    this.#log = options.log ?? silentLogger;
+    this.#infoMaxAgeMs = options.infoMaxAgeMs ?? DEFAULT_INFO_MAX_AGE_MS;
+    this.#keep = options.keepSnapshots ?? DEFAULT_KEEP_SNAPSHOTS;
+    this.#checkSpends = options.checkSpends ?? true;
+    this.#infoBatch = Math.max(1, Math.floor(options.infoBatchSize ?? 500));
+    this.#genesis = options.genesisHash === undefined ? null : Promise.resolve(options.genesisHash);
+  }
+
+  /** Whether a refresh is going. */
+  get running(): boolean {
+    return this.#running !== null;
+  }
+
+  /** Runs one refresh; while one is going, returns its promise. */
+  run(opts: RefreshRunOptions = {}): Promise<RefreshResult> {
+    if (this.#running !== null) return this.#running;
+    const p = this.#run(opts).finally(() => {
+      this.#running = null;
+    });
+    this.#running = p;
+    return p;
+  }
+
+  /**
+   * An index transaction record, from the cache when it holds a confirmed one (its block, inputs and
+   * outputs no longer change; confirmations follow from the tip), else from the index (and cached).
+   * When the index cannot be reached, a cached record of any age is returned (`fromCache: true`).
+   * `refresh: true` asks the index even for a cached confirmed record (e.g. for its `spent` lists).
+   */
+  async transaction(txid: string, opts: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<{ tx: IndexTransaction; fetchedAt: string; fromCache: boolean }> {
+    const id = txid.toLowerCase();
+    if (!HEX64.test(id)) throw new AppError('input.invalid', `"${txid.slice(0, 70)}" is not a transaction id: expected 64 hex characters.`, { field: 'txid' });
+    const genesis = await this.#genesisHash(opts.signal);
+    const cached = this.#store.getIndexTx(genesis, id);
+    if (cached !== null && cached.tx.blockHash !== null && opts.refresh !== true) return { ...cached, fromCache: true };
+    try {
+      const tx = await this.#index.transaction(id, opts.signal ? { signal: opts.signal } : {});
+      const fetchedAt = new Date(this.#now()).toISOString();
+      this.#store.putIndexTx(genesis, tx, fetchedAt);
+      return { tx, fetchedAt, fromCache: false };
+    } catch (e) {
+      if (cached !== null && isAppError(e) && e.code.startsWith('net.')) return { ...cached, fromCache: true };
+      throw e;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  #genesisHash(signal: AbortSignal | undefined): Promise<string> {
+    if (this.#genesis === null) {
+      const p = this.#index.genesisHash(signal ? { signal } : {});
+      this.#genesis = p;
+      p.catch(() => {
+        if (this.#genesis === p) this.#genesis = null; // not kept when it failed
+      });
+    }
+    return this.#genesis;
+  }
+
+  async #run(opts: RefreshRunOptions): Promise<RefreshResult> {
+    const { signal } = opts;
+    const t0 = performance.now();
+    const takenAt = new Date(this.#now()).toISOString();
+    const timings: Record<RefreshStep | 'total', number> = { received: 0, addressinfo: 0, tips: 0, utxos: 0, write: 0, total: 0 };
+    const profileId = this.#profileId;
+    const callOpts = signal ? { signal } : {};
+    let step: RefreshStep = 'received';
+    let nodeTip: Tip | null = null;
+    let indexTip: Tip | null = null;
+    let stepStart = performance.now();
+    const endStep = (next: RefreshStep): void => {
+      const t = performance.now();
+      timings[step] = Math.round(t - stepStart);
+      step = next;
+      stepStart = t;
+    };
+    const progress = this.#progressEmitter(opts.onProgress);
+    const checkAbort = (): void => {
+      if (signal?.aborted) throw cancelled();
+    };
+
+    try {
+      checkAbort();
+      // ---- 1. received (+ the node's unspent outputs)
+      progress('received', 0, 1, true);
+      const received = parseReceived(await this.#rpc.call('listreceivedbyaddress', [0, true, true], callOpts));
+      if (this.#checkSpends) {
+        const unspent = parseUnspent(await this.#rpc.call('listunspent', [1], callOpts));
+        for (const r of received) r.nodeUnspent = unspent.get(r.address) ?? EMPTY_NODE_UNSPENT;
+      }
+      progress('received', 1, 1, true);
+      checkAbort();
+
+      const nodeSet = new Set(received.map((r) => r.address));
+      const userAddresses = this.#store
+        .listAddresses(profileId, { source: 'user' })
+        .map((a) => a.address)
+        .filter((a) => !nodeSet.has(a));
+      const prev = this.#store.latestSnapshot(profileId);
+      const prevReceived = prev === null ? new Map<string, ReceivedRecord>() : this.#store.received(prev.id);
+      const prevFetch = prev === null ? new Map<string, AddressFetch>() : this.#store.fetchStates(prev.id);
+
+      // ---- 2. addressinfo
+      endStep('addressinfo');
+      const all = [...nodeSet, ...userAddresses];
+      const stale = this.#store.staleInfo(profileId, all, this.#infoMaxAgeMs, this.#now());
+      const infos: Array<{ address: string; info: unknown }> = [];
+      let infoErrors = 0;
+      progress('addressinfo', 0, stale.length, true);
+      for (let i = 0; i < stale.length; i += this.#infoBatch) {
+        const chunk = stale.slice(i, i + this.#infoBatch);
+        const replies = await this.#rpc.batch(
+          chunk.map((a) => ({ method: 'getaddressinfo', params: [a] })),
+          callOpts,
+        );
+        replies.forEach((r, j) => {
+          const address = chunk[j]!;
+          if (r.ok && isRecord(r.value)) infos.push({ address, info: r.value });
+          else {
+            infoErrors++;
+            this.#log.warn(`refresh: getaddressinfo ${address}: ${r.ok ? 'not an object' : `${r.error.code} ${r.error.message}`}`);
+          }
+        });
+        progress('addressinfo', Math.min(stale.length, i + chunk.length), stale.length);
+        checkAbort();
+      }
+
+      // ---- 3. tips
+      endStep('tips');
+      [nodeTip, indexTip] = await Promise.all([
+        this.#rpc.call('getblockchaininfo', [], { ...callOpts, wallet: false }).then(parseNodeTip),
+        this.#index.tip(callOpts),
+      ]);
+      checkAbort();
+
+      // ---- 4. utxos
+      endStep('utxos');
+      const plan: Array<{ address: string; source: AddressSource; fetch: boolean }> = [];
+      for (const r of received) plan.push({ address: r.address, source: 'node', fetch: this.#nodeChanged(r, prevReceived.get(r.address), prevFetch.get(r.address)) });
+      const tipMoved = prev === null || prev.index === null || prev.index.hash !== indexTip.hash;
+      for (const a of userAddresses) {
+        const f = prevFetch.get(a);
+        plan.push({ address: a, source: 'user', fetch: tipMoved || f === undefined || f.state === 'failed' || f.fetchedAt === null });
+      }
+      const toFetch = plan.filter((p) => p.fetch).map((p) => p.address);
+      const lookups = await this.#lookUp(toFetch, signal, (done) => progress('utxos', done, toFetch.length));
+      checkAbort();
+
+      // ---- 5. write
+      endStep('write');
+      progress('write', 0, 1, true);
+      const addresses: SnapshotAddress[] = plan.map((p): SnapshotAddress => {
+        if (!p.fetch) return { address: p.address, source: p.source, state: 'carried' };
+        const got = lookups.get(p.address);
+        if (got === undefined || 'error' in got) return { address: p.address, source: p.source, state: 'failed', errorCode: got?.error ?? 'internal' };
+        return {
+          address: p.address,
+          source: p.source,
+          state: 'fetched',
+          utxos: got.utxos.map((u) => ({ txid: u.txId, vout: u.vOut, amountSats: u.amount, height: u.block })),
+        };
+      });
+      const snapshotId = this.#store.writeSnapshot(profileId, {
+        takenAt,
+        node: nodeTip,
+        index: indexTip,
+        previousId: prev?.id ?? null,
+        received,
+        addresses,
+        infos,
+      });
+      progress('write', 1, 1, true);
+      try {
+        this.#store.prune(profileId, this.#keep);
+      } catch (e) {
+        this.#log.warn(`refresh: pruning old snapshots failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      const diff = this.#store.diffSummary(prev?.id ?? null, snapshotId);
+      endStep('write');
+      timings.total = Math.round(performance.now() - t0);
+
+      const failures = addresses.filter((a) => a.state === 'failed').length;
+      const result: RefreshResult = {
+        snapshotId,
+        previousId: prev?.id ?? null,
+        status: failures > 0 ? 'partial' : 'ok',
+        takenAt,
+        node: nodeTip,
+        index: indexTip,
+        counts: {
+          addresses: plan.length,
+          nodeAddresses: received.length,
+          userAddresses: userAddresses.length,
+          infosFetched: infos.length,
+          infoErrors,
+          utxoLookups: toFetch.length,
+          utxoFailures: failures,
+          carriedForward: plan.length - toFetch.length,
+          utxosFetched: addresses.reduce((n, a) => n + (a.state === 'fetched' ? a.utxos.length : 0), 0),
+        },
+        fetched: toFetch,
+        diff,
+        timings,
+      };
+      this.#log.info(
+        `refresh: snapshot ${snapshotId} (${result.status}) addresses=${plan.length} infos=${infos.length} lookups=${toFetch.length} carried=${result.counts.carriedForward} ` +
+          `+${diff.newUtxos}/-${diff.spentUtxos} utxos in ${timings.total} ms`,
+      );
+      return result;
+    } catch (e) {
+      const err = signal?.aborted ? cancelled() : toAppError(e, this.#log);
+      if (err.code !== 'cancelled') {
+        try {
+          this.#store.recordFailure(profileId, { takenAt, step, code: err.code, message: err.message, node: nodeTip, index: indexTip });
+        } catch (e2) {
+          this.#log.error(`refresh: could not record the failure: ${e2 instanceof Error ? e2.message : String(e2)}`);
+        }
+        this.#log.warn(`refresh: failed at ${step}: ${err.code} ${err.message}`);
+      }
+      throw err;
+    }
+  }
+
+  /** Whether a node address must be looked up again (see the top of the file). */
+  #nodeChanged(cur: ReceivedRecord, prev: ReceivedRecord | undefined, fetch: AddressFetch | undefined): boolean {
+    if (fetch === undefined || fetch.state === 'failed' || fetch.fetchedAt === null) return true;
+    if (prev === undefined) return true; // it was a user address until now
+    if (cur.amountSats !== prev.amountSats || !sameTxids(cur.txids, prev.txids) || pending(cur) !== pending(prev)) return true;
+    if (cur.nodeUnspent !== null && cur.nodeUnspent.hash !== prev.nodeUnspent?.hash) return true;
+    return false;
+  }
+
+  /**
+   * Looks up all `addresses` at once through the index client's queue (its concurrency cap and rate
+   * limit apply). The first error that is not about one address cancels the rest and is thrown.
+   */
+  async #lookUp(
+    addresses: readonly string[],
+    signal: AbortSignal | undefined,
+    onDone: (done: number) => void,
+  ): Promise<Map<string, { utxos: IndexUtxo[] } | { error: string }>> {
+    const out = new Map<string, { utxos: IndexUtxo[] } | { error: string }>();
+    onDone(0);
+    if (addresses.length === 0) return out;
+    const inner = new AbortController();
+    setMaxListeners(0, inner.signal); // every queued lookup listens to it (and stops when it settles)
+    const onAbort = (): void => inner.abort();
+    if (signal?.aborted) inner.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let fatal = null as AppError | null; // set from the callbacks below
+    let done = 0;
+    try {
+      await Promise.all(
+        addresses.map(async (address) => {
+          try {
+            out.set(address, { utxos: await this.#index.addressUtxo(address, { signal: inner.signal }) });
+          } catch (e) {
+            const err = toAppError(e, this.#log);
+            if (PER_ADDRESS_CODES.has(err.code) && !inner.signal.aborted) {
+              this.#log.warn(`refresh: address/utxo ${address}: ${err.code} ${err.message}`);
+              out.set(address, { error: err.code });
+            } else {
+              fatal ??= err;
+              inner.abort();
+            }
+          } finally {
+            done++;
+            onDone(done);
+          }
+        }),
+      );
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    if (signal?.aborted) throw cancelled();
+    if (fatal !== null) throw fatal;
+    return out;
+  }
+
+  /** Progress events, at most one per PROGRESS_INTERVAL_MS per phase except the first and the last. */
+  #progressEmitter(cb: RefreshRunOptions['onProgress']): (phase: RefreshPhase, done: number, total: number, force?: boolean) => void {
+    let last = 0;
+    let lastPhase: RefreshPhase | null = null;
+    return (phase, done, total, force = false) => {
+      if (cb === undefined) return;
+      const t = performance.now();
+      if (!force && phase === lastPhase && done < total && t - last < PROGRESS_INTERVAL_MS) return;
+      last = t;
+      lastPhase = phase;
+      try {
+        cb({ phase, done, total });
+      } catch (e) {
+        this.#log.warn(`refresh: progress listener threw: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    };
+  }
+}

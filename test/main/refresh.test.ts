@@ -1,0 +1,509 @@
+/**
+ * The refresh engine against the REAL devnet (`demo` scenario) over loopback: the node's received
+ * totals, and the index balances, UTXOs and confirmations, compared with the truth computed here from
+ * the devnet's chain (every block and the mempool, not the index code); warm refreshes that ask
+ * nothing; a payment, a spend from watched addresses and a block, with the diff; failures part-way
+ * (index 500, node down), cancellation, one refresh at a time, and an address the index refuses.
+ *
+ * The tests of this file run in order on one devnet and one database (each builds on the last).
+ */
+import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet, type Devnet } from '../../devnet/index';
+import { bytesToHex } from '../../devnet/chain/encoding';
+import { parseJson, uGet, type UValue } from '../../shared/json';
+import { formatBtc, parseBtc } from '../../shared/amounts';
+import { encodeDestination, extractDestination } from '../../shared/bitcoin/address';
+import { AppError } from '../../shared/errors';
+import { RpcClient, type BatchEntry, type CallOptions } from '../../electron/main/rpc/client';
+import { IndexClient } from '../../electron/main/blockindex/client';
+import type { IndexUtxo } from '../../electron/main/blockindex/types';
+import { closeDatabase, openDatabase, type Database } from '../../electron/main/store/db';
+import { ProfileRepository } from '../../electron/main/store/profiles';
+import { WatchRepository } from '../../electron/main/store/watch';
+import { btcNumberToSats, RefreshEngine, type RefreshProgress, type RefreshResult, type RefreshRpc, type RefreshIndex } from '../../electron/main/refresh/engine';
+import { TestRpc } from '../support/rpc';
+
+// ---------------------------------------------------------------------------------------------
+// counting wrappers (the engine gets these instead of the clients)
+
+class CountingRpc implements RefreshRpc {
+  readonly counts = new Map<string, number>();
+  constructor(readonly inner: RpcClient) {}
+  #count(method: string): void {
+    this.counts.set(method, (this.counts.get(method) ?? 0) + 1);
+  }
+  call<T = unknown>(method: string, params?: unknown[] | Record<string, unknown>, opts?: CallOptions): Promise<T> {
+    this.#count(method);
+    return this.inner.call<T>(method, params, opts);
+  }
+  batch<T = unknown>(calls: { method: string; params?: unknown[] | Record<string, unknown> }[], opts?: { wallet?: boolean; signal?: AbortSignal; timeoutMs?: number }): Promise<Array<BatchEntry<T>>> {
+    for (const c of calls) this.#count(c.method);
+    return this.inner.batch<T>(calls, opts);
+  }
+  n(method: string): number {
+    return this.counts.get(method) ?? 0;
+  }
+  reset(): void {
+    this.counts.clear();
+  }
+}
+
+class CountingIndex implements RefreshIndex {
+  readonly lookups: string[] = [];
+  constructor(readonly inner: IndexClient) {}
+  addressUtxo(address: string, opts?: { signal?: AbortSignal }): Promise<IndexUtxo[]> {
+    this.lookups.push(address);
+    return this.inner.addressUtxo(address, opts);
+  }
+  tip(opts?: { signal?: AbortSignal }): ReturnType<IndexClient['tip']> {
+    return this.inner.tip(opts);
+  }
+  transaction(hash: string, opts?: { signal?: AbortSignal }): ReturnType<IndexClient['transaction']> {
+    return this.inner.transaction(hash, opts);
+  }
+  genesisHash(opts?: { signal?: AbortSignal }): ReturnType<IndexClient['genesisHash']> {
+    return this.inner.genesisHash(opts);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// truth, from the devnet's chain and the node's own replies
+
+interface NodeReceived {
+  amountSats: bigint;
+  confirmations: number;
+  txids: string[];
+  label: string;
+}
+
+/** listreceivedbyaddress as the node writes it, amounts read from the reply's TEXT (no float). */
+async function nodeReceived(): Promise<Map<string, NodeReceived>> {
+  const reply = await testRpc.raw('/wallet/watch', JSON.stringify({ jsonrpc: '2.0', id: 'r', method: 'listreceivedbyaddress', params: [0, true, true] }));
+  const result = uGet(parseJson(reply.text), 'result')!;
+  if (result.t !== 'arr') throw new Error('listreceivedbyaddress: not an array');
+  const str = (u: UValue | undefined): string => (u?.t === 'str' ? u.v : (() => { throw new Error('not a string'); })());
+  const num = (u: UValue | undefined): string => (u?.t === 'num' ? u.v : (() => { throw new Error('not a number'); })());
+  const out = new Map<string, NodeReceived>();
+  for (const e of result.v) {
+    const txids = uGet(e, 'txids');
+    out.set(str(uGet(e, 'address')), {
+      amountSats: parseBtc(num(uGet(e, 'amount'))),
+      confirmations: Number(num(uGet(e, 'confirmations'))),
+      txids: txids?.t === 'arr' ? txids.v.map(str) : [],
+      label: str(uGet(e, 'label')),
+    });
+  }
+  return out;
+}
+
+interface TruthUtxo {
+  address: string;
+  txid: string;
+  vout: number;
+  amountSats: bigint;
+  height: number;
+}
+
+/**
+ * The confirmed outputs paying each address that no block or mempool transaction spends (what the
+ * index must list), from a walk over every block and the mempool.
+ */
+function truthUtxos(addresses: readonly string[]): Map<string, TruthUtxo[]> {
+  const chain = devnet.node.chain;
+  const byScript = new Map(addresses.map((a) => [bytesToHex(devnet.node.scriptFor(a)), a]));
+  const spent = new Set<string>();
+  for (const b of chain.blocks) for (const t of b.txs) if (!t.coinbase) for (const i of t.vin) spent.add(`${i.txid}:${i.vout}`);
+  for (const t of chain.mempoolTxs()) for (const i of t.vin) spent.add(`${i.txid}:${i.vout}`);
+  const out = new Map<string, TruthUtxo[]>(addresses.map((a) => [a, []]));
+  for (const b of chain.blocks) {
+    for (const t of b.txs) {
+      t.vout.forEach((o, vout) => {
+        const address = byScript.get(bytesToHex(o.script));
+        if (address === undefined || spent.has(`${t.txid}:${vout}`)) return;
+        out.get(address)!.push({ address, txid: t.txid, vout, amountSats: o.value, height: b.height });
+      });
+    }
+  }
+  return out;
+}
+
+const key = (u: { txid: string; vout: number }): string => `${u.txid}:${u.vout}`;
+
+function flatten(m: Map<string, TruthUtxo[]>): Map<string, TruthUtxo> {
+  const out = new Map<string, TruthUtxo>();
+  for (const list of m.values()) for (const u of list) out.set(key(u), u);
+  return out;
+}
+
+/** Everything the latest snapshot says equals the truth (node replies + chain walk). */
+async function expectSnapshotMatchesTruth(result: RefreshResult): Promise<void> {
+  const node = await nodeReceived();
+  const tipHeight = devnet.node.chain.tipHeight();
+  expect(result.node).toEqual({ height: tipHeight, hash: devnet.node.chain.tip().hash });
+  expect(result.index).toEqual(result.node);
+  const rows = store.balances(profileId, result.snapshotId);
+  const addresses = rows.map((r) => r.address);
+  expect(new Set(addresses)).toEqual(new Set([...node.keys(), ...userAddresses]));
+  const truth = truthUtxos(addresses);
+  const received = store.received(result.snapshotId);
+  let checkedUtxos = 0;
+  for (const r of rows) {
+    const n = node.get(r.address);
+    if (n === undefined) {
+      expect(r.source, r.address).toBe('user');
+      expect(r.receivedSats).toBeNull();
+    } else {
+      expect(r.source).toBe('node');
+      expect(r.receivedSats, r.address).toBe(n.amountSats);
+      expect(r.receivedConfirmations, r.address).toBe(n.confirmations);
+      expect(r.nodeLabel, r.address).toBe(n.label);
+      expect(received.get(r.address)?.txids, r.address).toEqual(n.txids);
+    }
+    const want = truth.get(r.address)!;
+    const got = store.utxos(profileId, r.address, result.snapshotId);
+    expect(got.map((u) => [key(u), u.amountSats, u.height, u.confirmations]).sort(), r.address).toEqual(
+      want.map((u) => [key(u), u.amountSats, u.height, tipHeight - u.height + 1]).sort(),
+    );
+    checkedUtxos += want.length;
+    expect(r.balanceSats, r.address).toBe(want.reduce((s, u) => s + u.amountSats, 0n));
+    expect(r.utxoCount).toBe(want.length);
+    const youngest = want.length === 0 ? null : Math.max(...want.map((u) => u.height));
+    expect(r.lastActivityHeight, r.address).toBe(youngest);
+    expect(r.minConfirmations, r.address).toBe(youngest === null ? null : tipHeight - youngest + 1);
+  }
+  expect(checkedUtxos).toBeGreaterThan(20);
+  const snap = store.getSnapshot(result.snapshotId)!;
+  expect(snap.balanceSats).toBe(rows.reduce((s, r) => s + r.balanceSats, 0n));
+  expect(snap.utxoCount).toBe(checkedUtxos);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+let devnet: Devnet;
+let testRpc: TestRpc;
+let dir: string;
+let db: Database;
+let store: WatchRepository;
+let profileId: string;
+let rpcClient: RpcClient;
+let indexClient: IndexClient;
+let rpc: CountingRpc;
+let index: CountingIndex;
+let engine: RefreshEngine;
+/** Added by the user: the miner's coinbase address (many UTXOs, index only) and a fresh empty one. */
+let userAddresses: string[] = [];
+const measured: Record<string, number> = {};
+
+function newEngine(over: Partial<ConstructorParameters<typeof RefreshEngine>[0]> = {}): RefreshEngine {
+  return new RefreshEngine({ store, rpc, index, profileId, ...over });
+}
+
+async function rejection(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(AppError);
+    return e as AppError;
+  }
+  throw new Error('expected a rejection');
+}
+
+async function mine(n = 1): Promise<void> {
+  const to = await testRpc.call<string>('getnewaddress', [], 'other');
+  await testRpc.call('generatetoaddress', [n, to]);
+}
+
+beforeAll(async () => {
+  devnet = await startDevnet({ scenario: 'demo' });
+  testRpc = new TestRpc(devnet.rpcUrl, devnet.auth.user, devnet.auth.password);
+  dir = mkdtempSync(join(tmpdir(), 'spyglass-refresh-'));
+  db = openDatabase(join(dir, 'spyglass.sqlite'));
+  store = new WatchRepository(db);
+  profileId = new ProfileRepository(db).create(
+    { name: 'demo', nodeUrl: devnet.rpcUrl, auth: 'password', rpcUser: devnet.auth.user, cookiePath: '', wallet: 'watch', indexUrl: devnet.indexUrl },
+    { passwordStorage: 'session' },
+  ).id;
+  rpcClient = new RpcClient({ url: devnet.rpcUrl, auth: devnet.auth, wallet: 'watch' });
+  indexClient = new IndexClient({ url: devnet.indexUrl, baseDelayMs: 5 });
+  rpc = new CountingRpc(rpcClient);
+  index = new CountingIndex(indexClient);
+  engine = newEngine();
+
+  // The user watches the address the tip's coinbase pays (the miner's, not in the watch wallet) and a fresh one.
+  const coinbase = devnet.node.chain.tip().txs[0]!;
+  const minerAddress = encodeDestination(extractDestination(coinbase.vout[0]!.script)!, devnet.node.network);
+  userAddresses = [minerAddress, await testRpc.call<string>('getnewaddress', [], 'other')];
+  store.addAddresses(profileId, userAddresses);
+});
+
+afterAll(async () => {
+  rpcClient?.close();
+  indexClient?.close();
+  await devnet?.close();
+  if (db) closeDatabase(db);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (Object.keys(measured).length > 0) console.info(`refresh timings on demo (ms): ${JSON.stringify(measured)}`);
+});
+
+describe('btcNumberToSats', () => {
+  it('is exact for 8-decimal amounts up to 21 million BTC and refuses anything else', () => {
+    for (const text of ['0', '0.00000001', '0.1', '0.29', '1.00000000', '20999999.99999999', '21000000', '12345678.87654321', '0.07000001']) {
+      expect(btcNumberToSats(JSON.parse(text), text)).toBe(parseBtc(text));
+    }
+    // Random amounts: through JSON text, as the node sends them.
+    let x = 0x9e3779b9;
+    for (let i = 0; i < 20_000; i++) {
+      x = (Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) + i) >>> 0;
+      const sats = (BigInt(x) * 489_133n + BigInt(i)) % 2_100_000_000_000_001n;
+      const text = formatBtc(sats);
+      expect(btcNumberToSats(JSON.parse(text))).toBe(sats);
+    }
+    for (const bad of [0.123456789, 21000000.00000001 + 1, Number.NaN, Infinity, '1.0', null, 1e-9]) {
+      expect(() => btcNumberToSats(bad)).toThrow(AppError);
+    }
+  });
+});
+
+describe('RefreshEngine on devnet demo', () => {
+  let cold: RefreshResult;
+
+  it('cold: one listreceivedbyaddress, infos in batches, every address looked up; everything equals the truth', async () => {
+    const events: RefreshProgress[] = [];
+    const t0 = performance.now();
+    cold = await engine.run({ onProgress: (p) => events.push(p) });
+    measured.cold = Math.round(performance.now() - t0);
+
+    const node = await nodeReceived();
+    expect(node.size).toBeGreaterThan(40);
+    const all = node.size + userAddresses.length;
+    expect(cold.status).toBe('ok');
+    expect(cold.previousId).toBeNull();
+    expect(cold.counts).toMatchObject({ addresses: all, nodeAddresses: node.size, userAddresses: 2, infosFetched: all, infoErrors: 0, utxoLookups: all, utxoFailures: 0, carriedForward: 0 });
+    expect(rpc.n('listreceivedbyaddress')).toBe(1);
+    expect(rpc.n('getaddressinfo')).toBe(all);
+    expect(new Set(index.lookups)).toEqual(new Set([...node.keys(), ...userAddresses]));
+    expect(index.lookups).toHaveLength(all);
+    await expectSnapshotMatchesTruth(cold);
+    expect(cold.diff.newUtxos).toBe(cold.counts.utxosFetched);
+    expect(cold.diff.spentUtxos).toBe(0);
+
+    // The node's getaddressinfo replies are stored as received.
+    const vault = [...node.entries()].find(([, n]) => n.label === 'vault')![0];
+    const info = store.getInfo(profileId, vault)!.info as Record<string, unknown>;
+    expect(info).toEqual(await testRpc.call('getaddressinfo', [vault], 'watch'));
+    expect(info.isscript).toBe(true);
+
+    // Progress: the phases in order, done never above total, each phase finishing.
+    expect([...new Set(events.map((e) => e.phase))]).toEqual(['received', 'addressinfo', 'utxos', 'write']);
+    for (const e of events) expect(e.done).toBeLessThanOrEqual(e.total);
+    for (const phase of ['received', 'addressinfo', 'utxos', 'write'] as const) {
+      const last = events.filter((e) => e.phase === phase).at(-1)!;
+      expect(last.done, phase).toBe(last.total);
+    }
+    expect(events.filter((e) => e.phase === 'utxos').at(-1)!.total).toBe(all);
+  });
+
+  it('warm: nothing changed → no getaddressinfo, no address/utxo; the snapshot is the same', async () => {
+    rpc.reset();
+    index.lookups.length = 0;
+    const t0 = performance.now();
+    const warm = await engine.run();
+    measured.warm = Math.round(performance.now() - t0);
+    expect(rpc.n('getaddressinfo')).toBe(0);
+    expect(rpc.n('listreceivedbyaddress')).toBe(1);
+    expect(index.lookups).toEqual([]);
+    expect(warm.fetched).toEqual([]);
+    expect(warm.previousId).toBe(cold.snapshotId);
+    expect(warm.counts).toMatchObject({ infosFetched: 0, utxoLookups: 0, carriedForward: cold.counts.addresses });
+    expect(warm.diff).toEqual({ newUtxos: 0, newSats: 0n, spentUtxos: 0, spentSats: 0n, newTxids: 0 });
+    expect(store.diff(cold.snapshotId, warm.snapshotId)).toMatchObject({ newUtxos: [], spentUtxos: [], newTxids: [] });
+    const strip = (rows: ReturnType<WatchRepository['balances']>) => rows.map(({ fetchState: _f, ...r }) => r);
+    expect(strip(store.balances(profileId, warm.snapshotId))).toEqual(strip(store.balances(profileId, cold.snapshotId)));
+    expect(store.fetchStates(warm.snapshotId).get(userAddresses[0]!)?.state).toBe('carried');
+    await expectSnapshotMatchesTruth(warm);
+  });
+
+  it('a payment to a watched address, a spend from watched addresses and a block: only the changed addresses are fetched; the diff is right', async () => {
+    const before = { received: await nodeReceived(), prev: store.latestSnapshot(profileId)! };
+    const watched = [...before.received.keys()];
+    const beforeTruth = truthUtxos([...watched, ...userAddresses]);
+
+    // A payment from the devnet's funded wallet to a watched address with coins already.
+    const payee = watched.find((a) => (beforeTruth.get(a)?.length ?? 0) > 0 && before.received.get(a)!.confirmations > 0)!;
+    const payment = await testRpc.call<string>('sendtoaddress', [payee, 0.777], 'miner');
+    // The hot wallet (it holds the keys of the watched addresses) spends more than half of its coins.
+    const hotCoins = await testRpc.call<Array<{ amount: number }>>('listunspent', [1], 'hot');
+    const hotTotal = hotCoins.reduce((s, c) => s + btcNumberToSats(c.amount), 0n);
+    const spend = await testRpc.call<string>('sendtoaddress', [await testRpc.call<string>('getnewaddress', [], 'other'), formatBtc((hotTotal * 6n) / 10n)], 'hot');
+    await mine(1);
+
+    rpc.reset();
+    index.lookups.length = 0;
+    const t0 = performance.now();
+    const next = await engine.run();
+    measured.afterBlock = Math.round(performance.now() - t0);
+
+    // Which addresses changed, worked out here: the node's numbers, or the truth's UTXO set.
+    const after = await nodeReceived();
+    const afterTruth = truthUtxos([...watched, ...userAddresses]);
+    const pending = (n: NodeReceived): boolean => n.confirmations === 0 && n.txids.length > 0;
+    const changed = new Set<string>(userAddresses); // the index tip moved
+    for (const a of watched) {
+      const b = before.received.get(a)!;
+      const n = after.get(a)!;
+      const sameUtxos = JSON.stringify(beforeTruth.get(a)!.map(key).sort()) === JSON.stringify(afterTruth.get(a)!.map(key).sort());
+      if (b.amountSats !== n.amountSats || [...b.txids].sort().join() !== [...n.txids].sort().join() || pending(b) !== pending(n) || !sameUtxos) changed.add(a);
+    }
+    expect(changed.has(payee)).toBe(true);
+    expect(changed.size).toBeLessThan(watched.length / 2);
+    expect(new Set(next.fetched)).toEqual(changed);
+    expect(new Set(index.lookups)).toEqual(changed);
+    expect(rpc.n('getaddressinfo')).toBe(0);
+    await expectSnapshotMatchesTruth(next);
+
+    // The diff: exactly the UTXOs that appeared and disappeared, and the new transactions.
+    const b = flatten(beforeTruth);
+    const a = flatten(afterTruth);
+    const appeared = [...a.keys()].filter((k) => !b.has(k)).sort();
+    const gone = [...b.keys()].filter((k) => !a.has(k)).sort();
+    const d = store.diff(before.prev.id, next.snapshotId);
+    expect(d.newUtxos.map(key).sort()).toEqual(appeared);
+    expect(d.spentUtxos.map(key).sort()).toEqual(gone);
+    expect(gone.length).toBeGreaterThan(0); // the hot wallet's spend took watched coins
+    expect(d.newUtxos.find((u) => u.txid === payment)).toMatchObject({ address: payee, amountSats: 77_700_000n, confirmations: 1 });
+    for (const u of d.spentUtxos) expect(devnet.node.chain.spenders(u.txid, u.vout).map((s) => s.txid)).toContain(spend);
+    expect(d.newTxids).toContain(payment);
+    expect(next.diff).toMatchObject({ newUtxos: appeared.length, spentUtxos: gone.length, newTxids: d.newTxids.length });
+    expect(next.diff.spentSats).toBe(d.spentUtxos.reduce((s, u) => s + u.amountSats, 0n));
+
+    // Without the spend check, the spent coins of an address whose node numbers did not move would stay.
+    const onlySpent = gone.map((k) => b.get(k)!.address).filter((addr) => {
+      const x = before.received.get(addr);
+      const y = after.get(addr);
+      return x !== undefined && y !== undefined && x.amountSats === y.amountSats && x.txids.join() === y.txids.join() && pending(x) === pending(y);
+    });
+    expect(onlySpent.length).toBeGreaterThan(0);
+  });
+
+  it('the index fails during the lookups (HTTP 500) → index.http; the latest good snapshot stays; the failure names the step', async () => {
+    await mine(1); // the index tip moves: the user addresses must be looked up again
+    const latest = store.latestSnapshot(profileId)!;
+    // Every 2nd index request fails: the tip (1st) passes, the first lookup (2nd) gets a 500.
+    devnet.setFaults('index', { mode: 'http500', every: 2 });
+    try {
+      const err = await rejection(engine.run());
+      expect(err.code).toBe('index.http');
+      expect(err.message).toMatch(/HTTP 500/);
+    } finally {
+      devnet.setFaults('index', {});
+    }
+    expect(store.latestSnapshot(profileId)).toEqual(latest);
+    expect(store.lastAttempt(profileId)).toMatchObject({ status: 'failed', failedStep: 'utxos', errorCode: 'index.http', node: { height: devnet.node.chain.tipHeight() } });
+    expect(store.lastAttempt(profileId)!.errorMessage).toMatch(/HTTP 500/);
+
+    // The next refresh does the lookups the failed one could not.
+    index.lookups.length = 0;
+    const again = await engine.run();
+    expect(again.previousId).toBe(latest.id);
+    expect(new Set(again.fetched)).toEqual(new Set(userAddresses));
+    await expectSnapshotMatchesTruth(again);
+  });
+
+  it('cancelled during the lookups → cancelled, and nothing is written', async () => {
+    await mine(1);
+    const rows = store.listSnapshots(profileId).length;
+    const latest = store.latestSnapshot(profileId);
+    devnet.setFaults('index', { latencyMs: 300 });
+    const ac = new AbortController();
+    try {
+      const err = await rejection(
+        engine.run({
+          signal: ac.signal,
+          onProgress: (p) => {
+            if (p.phase === 'utxos') ac.abort();
+          },
+        }),
+      );
+      expect(err.code).toBe('cancelled');
+    } finally {
+      devnet.setFaults('index', {});
+    }
+    expect(engine.running).toBe(false);
+    expect(store.listSnapshots(profileId)).toHaveLength(rows);
+    expect(store.latestSnapshot(profileId)).toEqual(latest);
+
+    // Cancelled before it starts: the same.
+    const ac2 = new AbortController();
+    ac2.abort();
+    expect((await rejection(engine.run({ signal: ac2.signal }))).code).toBe('cancelled');
+    expect(store.listSnapshots(profileId)).toHaveLength(rows);
+  });
+
+  it('the node is down → net.refused, recorded at step "received"', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer();
+      s.listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const down = new RpcClient({ url: `http://127.0.0.1:${port}`, auth: devnet.auth, wallet: 'watch' });
+    try {
+      const latest = store.latestSnapshot(profileId);
+      const err = await rejection(newEngine({ rpc: down }).run());
+      expect(err.code).toBe('net.refused');
+      expect(store.latestSnapshot(profileId)).toEqual(latest);
+      expect(store.lastAttempt(profileId)).toMatchObject({ status: 'failed', failedStep: 'received', errorCode: 'net.refused', node: null, index: null });
+    } finally {
+      down.close();
+    }
+  });
+
+  it('one refresh at a time: a second run() while one is going gets the same promise', async () => {
+    const first = engine.run();
+    const second = engine.run();
+    expect(second).toBe(first);
+    expect(engine.running).toBe(true);
+    const r = await first;
+    expect(engine.running).toBe(false);
+    await expectSnapshotMatchesTruth(r);
+    expect(engine.run()).not.toBe(first);
+    await engine.run();
+  });
+
+  it('an address the index refuses is marked failed (partial snapshot, previous UTXOs kept) and asked again next time', async () => {
+    const bad = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt081'; // bad checksum: the devnet index answers 400
+    store.addAddresses(profileId, [bad]);
+    userAddresses.push(bad);
+    try {
+      const r = await engine.run();
+      expect(r.status).toBe('partial');
+      expect(r.counts.utxoFailures).toBe(1);
+      expect(store.fetchStates(r.snapshotId).get(bad)).toMatchObject({ state: 'failed', errorCode: 'index.invalid', fetchedAt: null });
+      expect(store.latestSnapshot(profileId)?.id).toBe(r.snapshotId);
+      index.lookups.length = 0;
+      const again = await engine.run();
+      expect(again.fetched).toEqual([bad]);
+      expect(again.status).toBe('partial');
+    } finally {
+      store.removeAddresses(profileId, [bad]);
+      userAddresses.pop();
+    }
+  });
+
+  it('index transaction records are fetched on demand and cached', async () => {
+    const txid = store.utxos(profileId, userAddresses[0]!)[0]!.txid;
+    const first = await engine.transaction(txid);
+    expect(first.fromCache).toBe(false);
+    expect(first.tx.txId).toBe(txid);
+    expect(first.tx.blockHeight).not.toBeNull();
+    const second = await engine.transaction(txid.toUpperCase());
+    expect(second).toEqual({ ...first, fromCache: true });
+    expect(second.tx.vOut.map((o) => o.value)).toEqual(first.tx.vOut.map((o) => o.value));
+    expect(typeof second.tx.vOut[0]!.value).toBe('bigint');
+  });
+});
