@@ -5,7 +5,6 @@
  * (JS numbers, exact below 2^53); Python floats are {@link PyFloat}.
  */
 import { base64, bech32, bech32m } from '@scure/base';
-import { sha256 } from '@noble/hashes/sha2.js';
 import type { ChainBlock, ChainTx, ChainView, OutputInfo } from '../chain/types';
 import { MAINNET, REGTEST, type Network } from '../../shared/bitcoin/networks';
 import {
@@ -46,10 +45,6 @@ export const MAX_TARGET = 0xffffn << 208n;
 type Rec = { [key: string]: PyJson | undefined };
 
 // ---------- small helpers ----------
-
-function dsha256(b: Uint8Array): Uint8Array {
-  return sha256(sha256(b));
-}
 
 function fromHex(h: string): Uint8Array {
   if (h.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(h)) throw new Error(`bad hex: ${h}`);
@@ -220,48 +215,10 @@ export function blockRecordOf(view: ChainView, block: ChainBlock): Rec {
   };
 }
 
-// ---------- merkle proof ----------
+// ---------- merkle proof (shared/bitcoin/merkle.ts) ----------
 
-/** Spec 3.5: base64 of the sibling hashes (internal order) from the leaf level up. */
-export function merkleProof(txids: readonly string[], index: number): string {
-  let level = txids.map(internalBytes);
-  const proof: Uint8Array[] = [];
-  let i = index;
-  while (level.length > 1) {
-    const sibling = i % 2 === 1 ? level[i - 1] : (level[i + 1] ?? level[i]);
-    if (!sibling) throw new RangeError('merkle index out of range');
-    proof.push(sibling);
-    const next: Uint8Array[] = [];
-    for (let j = 0; j < level.length; j += 2) {
-      const left = level[j] as Uint8Array;
-      const right = level[j + 1] ?? left;
-      next.push(dsha256(concat(left, right)));
-    }
-    level = next;
-    i = Math.floor(i / 2);
-  }
-  return base64.encode(concat(...proof));
-}
-
-/** Recomputes the merkle root from a proof; true when it equals `merkleRootHex` (display order). */
-export function verifyMerkleProof(txid: string, index: number, proofBase64: string, merkleRootHex: string): boolean {
-  let proof: Uint8Array;
-  try {
-    proof = base64.decode(proofBase64);
-  } catch {
-    return false;
-  }
-  if (proof.length % 32 !== 0) return false;
-  let h = internalBytes(txid);
-  let i = index;
-  for (let o = 0; o < proof.length; o += 32) {
-    const sib = proof.slice(o, o + 32);
-    h = i % 2 === 1 ? dsha256(concat(sib, h)) : dsha256(concat(h, sib));
-    i = Math.floor(i / 2);
-  }
-  if (i !== 0) return false;
-  return toHex(h.reverse()) === merkleRootHex.toLowerCase();
-}
+export { merkleProof, verifyMerkleProof } from '../../shared/bitcoin/merkle';
+import { merkleProof } from '../../shared/bitcoin/merkle';
 
 // ---------- transaction record ----------
 

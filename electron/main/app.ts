@@ -12,6 +12,8 @@ import { RpcClient } from './rpc/client';
 import { Services, type NodeAuth } from './services';
 import { openDatabase } from './store/db';
 import { ProfileRepository } from './store/profiles';
+import { WatchRepository } from './store/watch';
+import { WatchService } from './watch/service';
 
 export interface AppOptions {
   /** The app's data folder (Electron's userData): spyglass.sqlite and logs/ live here. */
@@ -26,6 +28,7 @@ export interface AppOptions {
 
 export interface SpyglassApp {
   services: Services;
+  watch: WatchService;
   handlers: Handlers;
   log: Logger;
   dbFile: string;
@@ -46,24 +49,19 @@ export function createApp(opts: AppOptions): SpyglassApp {
     credentials,
     makeRpc: (p: ProfileInput, auth: NodeAuth) => new RpcClient({ url: p.nodeUrl, auth, wallet: p.wallet.trim() || null, readCookie }),
     makeIndex: (url: string) => {
-      const client = new IndexClient({ url });
       const host = new URL(url);
-      return {
-        tip: (o) => client.tip(o),
-        genesisHash: (o) => client.genesisHash(o),
-        blockHash: (height, o) => client.blockHash(height, o),
-        close: () => client.close(),
-        plainHttpRemote: host.protocol === 'http:' && !isLoopbackHost(host.hostname),
-      };
+      return Object.assign(new IndexClient({ url }), { plainHttpRemote: host.protocol === 'http:' && !isLoopbackHost(host.hostname) });
     },
     ...(opts.startDemo ? { startDemo: opts.startDemo } : {}),
     autoDemo: opts.autoDemo ?? false,
     info: opts.info,
     log,
   });
-  const handlers = createHandlers(services);
+  const watch = new WatchService({ services, repo: new WatchRepository(db), profiles, log });
+  const handlers = createHandlers(services, watch);
   return {
     services,
+    watch,
     handlers,
     log,
     dbFile,

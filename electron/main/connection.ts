@@ -1,22 +1,15 @@
 // Connecting to a profile: the node and the index are asked in parallel, the node's chain sets the
 // address network, and the index must serve the same chain (same block 0). Electron-free.
 import { AppError, toIpcError } from '../../shared/errors';
+import type { IndexClient } from './blockindex/client';
+import type { RpcClient } from './rpc/client';
 import type { ConnectionReport, ConnectionState, IndexReport, NodeReport, ProfileInput, Warning } from '../../shared/ipc/contract';
 
-/** What connection checks need of the RPC client (electron/main/rpc/client.ts implements it). */
-export interface NodeRpc {
-  call<T = unknown>(method: string, params?: unknown[] | Record<string, unknown>, opts?: { wallet?: boolean; signal?: AbortSignal }): Promise<T>;
-  readonly plainHttpRemote: boolean;
-  close(): void;
-}
+/** The node RPC client as the services use it (electron/main/rpc/client.ts). */
+export type NodeRpc = Pick<RpcClient, 'call' | 'batch' | 'plainHttpRemote' | 'close'>;
 
-/** What connection checks need of the index client (electron/main/blockindex/client.ts implements it). */
-export interface BlockIndex {
-  tip(opts?: { signal?: AbortSignal }): Promise<{ height: number; hash: string }>;
-  genesisHash(opts?: { signal?: AbortSignal }): Promise<string>;
-  blockHash(height: number, opts?: { signal?: AbortSignal }): Promise<string>;
-  close(): void;
-}
+/** The index client as the services use it (electron/main/blockindex/client.ts). */
+export type BlockIndex = Pick<IndexClient, 'tip' | 'genesisHash' | 'blockHash' | 'block' | 'transaction' | 'addressUtxo' | 'close'>;
 
 export type Network = ConnectionReport['network'];
 

@@ -4,7 +4,7 @@
 import { app, BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHANNEL_NAMES, CHANNEL_PREFIX, EVENT_PREFIX } from '../../shared/ipc/names';
+import { CHANNEL_NAMES, CHANNEL_PREFIX, EVENT_NAMES, EVENT_PREFIX } from '../../shared/ipc/names';
 import { createApp, type SpyglassApp } from './app';
 import { startDemoDevnet } from './demo';
 import {
@@ -100,7 +100,7 @@ if (!app.requestSingleInstanceLock()) {
         return s.dispatch(channel, payload);
       });
     }
-    s.services.onConnectionChanged((state) => win?.webContents.send(`${EVENT_PREFIX}connection:changed`, state));
+    for (const event of EVENT_NAMES) s.services.on(event, (payload) => win?.webContents.send(EVENT_PREFIX + event, payload));
     createWindow();
     void s.services.start();
 

@@ -2,7 +2,7 @@
 // session's memory), the active connection and the demo devnet. Plain Node: the Electron shell and the
 // loopback bridge both drive this same object.
 import { AppError, toIpcError } from '../../shared/errors';
-import type { AppInfo, ConnectionReport, ConnectionState, KeychainStatus, ProfileInput, ProfileView, Remember } from '../../shared/ipc/contract';
+import type { AppInfo, ConnectionReport, ConnectionState, EventName, Events, KeychainStatus, ProfileInput, ProfileView, Remember } from '../../shared/ipc/contract';
 import { checkConnection, failedState, type BlockIndex, type NodeRpc } from './connection';
 import type { CredentialStore } from './credentials';
 import type { StartDemo, DemoDevnet } from './demo';
@@ -43,14 +43,30 @@ export class Services {
   private demo: DemoDevnet | null = null;
   private demoStarting: Promise<DemoDevnet> | null = null;
   private generation = 0;
-  private readonly listeners = new Set<(s: ConnectionState) => void>();
+  private readonly listeners = new Map<EventName, Set<(payload: never) => void>>();
 
   constructor(private readonly deps: ServiceDeps) {}
 
-  /** Subscribe to `connection:changed`. */
+  /** Subscribe to an event pushed to the renderer. */
+  on<E extends EventName>(event: E, fn: (payload: Events[E]) => void): () => void {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(fn as (payload: never) => void);
+    return () => set.delete(fn as (payload: never) => void);
+  }
+
   onConnectionChanged(fn: (s: ConnectionState) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.on('connection:changed', fn);
+  }
+
+  emit<E extends EventName>(event: E, payload: Events[E]): void {
+    for (const fn of this.listeners.get(event) ?? []) {
+      try {
+        (fn as (p: Events[E]) => void)(payload);
+      } catch (e) {
+        this.logError(`${event} listener`, e);
+      }
+    }
   }
 
   /** At startup: reconnect to the active profile, or start the demo when nothing is configured and asked to. */
@@ -285,13 +301,7 @@ export class Services {
 
   private setState(s: ConnectionState): void {
     this.state = s;
-    for (const fn of this.listeners) {
-      try {
-        fn(s);
-      } catch (e) {
-        this.logError('connection listener', e);
-      }
-    }
+    this.emit('connection:changed', s);
   }
 
   private logError(what: string, e: unknown): void {

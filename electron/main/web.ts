@@ -35,7 +35,7 @@ export async function startWeb(opts: WebOptions): Promise<WebApp> {
   });
   const bridge = await startBridge({
     dispatch: (c, p) => app.dispatch(c, p),
-    subscribe: (event, fn) => (event === 'connection:changed' ? app.services.onConnectionChanged(fn) : () => {}),
+    subscribe: (event, fn) => app.services.on(event, fn),
     staticDir: opts.staticDir,
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     ...(opts.token !== undefined ? { token: opts.token } : {}),

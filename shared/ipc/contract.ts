@@ -4,6 +4,19 @@
 import { z } from 'zod';
 import type { IpcResult } from '../errors';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventNameOf } from './names';
+import type {
+  AddAddressesResult,
+  AddressDetailView,
+  HistoryView,
+  LabelImportPreview,
+  ReconcileIssue,
+  RefreshProgress,
+  RefreshSummaryView,
+  TransactionView,
+  WatchOverview,
+} from './watch';
+
+export type * from './watch';
 
 export { CHANNEL_PREFIX, EVENT_PREFIX } from './names';
 
@@ -104,6 +117,14 @@ export interface AppInfo {
 }
 
 const ProfileRef = z.object({ id }).strict();
+const empty = z.object({}).strict();
+/** Shape only (length, charset); the network check happens in main against the node's chain. */
+const address = z.string().trim().min(1, 'An address is required').max(128).regex(/^[A-Za-z0-9]+$/, 'Not an address');
+const txid = z.string().regex(/^[0-9a-fA-F]{64}$/, 'A txid is 64 hex characters').transform((s) => s.toLowerCase());
+const bigText = z.string().max(20 * 1024 * 1024, 'The text is larger than 20 MB');
+const labelType = z.enum(['addr', 'tx', 'output', 'input', 'pubkey', 'xpub']);
+export const MergeRuleSchema = z.enum(['replace', 'keep-existing', 'fill-empty']);
+export type MergeRule = z.infer<typeof MergeRuleSchema>;
 
 export const channels = {
   'app:info': { request: z.object({}).strict(), reply: null as unknown as AppInfo },
@@ -134,6 +155,31 @@ export const channels = {
   },
   /** Start the built-in devnet (`demo` scenario) and connect to it as the "Demo" profile. */
   'demo:start': { request: z.object({}).strict(), reply: null as unknown as ConnectionState },
+
+  // ——— watch-only tracking (the active profile) ———
+  /** Balances of the latest snapshot; works offline (marked so). */
+  'watch:overview': { request: empty, reply: null as unknown as WatchOverview },
+  /** Run a refresh (one at a time); progress arrives as `refresh:progress` events. */
+  'watch:refresh': { request: empty, reply: null as unknown as RefreshSummaryView },
+  'watch:cancel': { request: empty, reply: null as unknown as { cancelled: boolean } },
+  'watch:address': { request: z.object({ address }).strict(), reply: null as unknown as AddressDetailView },
+  /** An index transaction record (cached), with its merkle proof checked against the block header. */
+  'watch:transaction': { request: z.object({ txid }).strict(), reply: null as unknown as TransactionView },
+  /** Add addresses (one, a pasted list, a file's text). Nothing is added when any line is invalid. */
+  'watch:add': { request: z.object({ text: bigText }).strict(), reply: null as unknown as AddAddressesResult },
+  'watch:hide': { request: z.object({ address, hidden: z.boolean() }).strict(), reply: null as unknown as { hidden: boolean } },
+  /** Remove a user-added address (node addresses can only be hidden). */
+  'watch:remove': { request: z.object({ address }).strict(), reply: null as unknown as { removed: boolean } },
+  'watch:history': { request: empty, reply: null as unknown as HistoryView },
+  'watch:reconcile': { request: empty, reply: null as unknown as { issues: ReconcileIssue[] } },
+  'watch:export-csv': { request: z.object({ unit: z.enum(['btc', 'sats']).default('btc'), includeHidden: z.boolean().default(false) }).strict(), reply: null as unknown as { text: string; rows: number } },
+  /** Set a local label; an empty label removes it. */
+  'labels:set': { request: z.object({ type: labelType, ref: z.string().min(1).max(256), label: z.string().max(255) }).strict(), reply: null as unknown as { removed: boolean } },
+  /** BIP329 JSON lines of every local label (and the node's address labels where there is no local one). */
+  'labels:export': { request: empty, reply: null as unknown as { text: string; records: number } },
+  'labels:preview': { request: z.object({ text: bigText, rule: MergeRuleSchema }).strict(), reply: null as unknown as LabelImportPreview },
+  /** Apply a BIP329 import in one transaction, or nothing when any line is invalid. */
+  'labels:import': { request: z.object({ text: bigText, rule: MergeRuleSchema }).strict(), reply: null as unknown as LabelImportPreview },
 } as const;
 
 export type Channel = keyof typeof channels;
@@ -153,6 +199,9 @@ export function isChannel(name: unknown): name is Channel {
 /** Events pushed from main to the renderer. */
 export interface Events {
   'connection:changed': ConnectionState;
+  'refresh:progress': RefreshProgress;
+  /** A new snapshot was written (or a refresh failed): reload the overview. */
+  'watch:changed': { snapshotId: number | null; failed: boolean };
 }
 export type EventName = keyof Events;
 export const eventNames: readonly EventName[] = EVENT_NAMES;

@@ -16,9 +16,24 @@ export const CHANNEL_NAMES = [
   'connection:refresh',
   'node:listwallets',
   'demo:start',
+  'watch:overview',
+  'watch:refresh',
+  'watch:cancel',
+  'watch:address',
+  'watch:transaction',
+  'watch:add',
+  'watch:hide',
+  'watch:remove',
+  'watch:history',
+  'watch:reconcile',
+  'watch:export-csv',
+  'labels:set',
+  'labels:export',
+  'labels:preview',
+  'labels:import',
 ] as const;
 
-export const EVENT_NAMES = ['connection:changed'] as const;
+export const EVENT_NAMES = ['connection:changed', 'refresh:progress', 'watch:changed'] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 export type EventNameOf = (typeof EVENT_NAMES)[number];

@@ -7,10 +7,11 @@ import { AppError, toIpcError, type IpcResult } from '../../../shared/errors';
 import { channels, isChannel, type Channel, type ParsedRequest, type Reply } from '../../../shared/ipc/contract';
 import type { Logger } from '../log';
 import type { Services } from '../services';
+import type { WatchService } from '../watch/service';
 
 export type Handlers = { [C in Channel]: (req: ParsedRequest<C>) => Promise<Reply<C>> | Reply<C> };
 
-export function createHandlers(s: Services): Handlers {
+export function createHandlers(s: Services, w: WatchService): Handlers {
   return {
     'app:info': () => s.info(),
     'keychain:status': () => s.keychainStatus(),
@@ -24,6 +25,21 @@ export function createHandlers(s: Services): Handlers {
     'connection:refresh': () => s.refresh(),
     'node:listwallets': (r) => s.listWallets(r.id, r.profile, r.password),
     'demo:start': () => s.startDemo(),
+    'watch:overview': () => w.overview(),
+    'watch:refresh': () => w.refresh(),
+    'watch:cancel': () => w.cancel(),
+    'watch:address': (r) => w.address(r.address),
+    'watch:transaction': (r) => w.transaction(r.txid),
+    'watch:add': (r) => w.add(r.text),
+    'watch:hide': (r) => w.hide(r.address, r.hidden),
+    'watch:remove': (r) => w.remove(r.address),
+    'watch:history': () => w.history(),
+    'watch:reconcile': () => w.reconcile(),
+    'watch:export-csv': (r) => w.exportCsv(r.unit, r.includeHidden),
+    'labels:set': (r) => w.setLabel(r.type, r.ref, r.label),
+    'labels:export': () => w.exportLabels(),
+    'labels:preview': (r) => w.previewLabels(r.text, r.rule),
+    'labels:import': (r) => w.importLabels(r.text, r.rule),
   };
 }
 

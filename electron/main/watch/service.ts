@@ -1,0 +1,457 @@
+// Watch-only tracking behind the `watch:*` and `labels:*` channels: the refresh engine of the active
+// connection, the snapshot store, labels (BIP329) and the views the screens show. Reads work from the
+// latest snapshot with no network ("offline — as of …"); refreshes need the node and the index.
+import { AppError } from '../../../shared/errors';
+import type {
+  AddAddressesResult,
+  AddressDetailView,
+  BalanceRowView,
+  HistoryView,
+  LabelImportPreview,
+  MergeRule,
+  ReconcileIssue,
+  RefreshSummaryView,
+  SnapshotView,
+  TransactionView,
+  TxIoView,
+  UtxoView,
+  WatchOverview,
+} from '../../../shared/ipc/contract';
+import { decodeDestination } from '../../../shared/bitcoin/address';
+import { checkTxInBlock } from '../../../shared/bitcoin/merkle';
+import { NETWORKS, type Network } from '../../../shared/bitcoin/networks';
+import { mergeLabels, parseBip329, serializeBip329, type LabelRecord } from '../../../shared/bip329';
+import { toCsv } from '../../../shared/csv';
+import { formatBtc } from '../../../shared/amounts';
+import { parseAddressList } from '../../../shared/watchlist';
+import { RefreshEngine } from '../refresh/engine';
+import type { Logger } from '../log';
+import type { ActiveConnection, Services } from '../services';
+import type { BalanceRow, Label, Snapshot, UtxoRow, WatchRepository } from '../store/watch';
+import type { ProfileRepository } from '../store/profiles';
+
+export interface WatchServiceDeps {
+  services: Services;
+  repo: WatchRepository;
+  profiles: ProfileRepository;
+  log: Logger;
+}
+
+const s = (v: bigint): string => v.toString();
+
+/** Address type names as the balances table shows them. */
+export function addressType(address: string, network: Network | null): string {
+  const nets = network ? [network] : Object.values(NETWORKS);
+  for (const net of nets) {
+    const d = decodeDestination(address, net);
+    if (!d.ok) continue;
+    switch (d.dest.type) {
+      case 'pkhash':
+        return 'p2pkh';
+      case 'scripthash':
+        return 'p2sh';
+      case 'witness_v0_keyhash':
+        return 'p2wpkh';
+      case 'witness_v0_scripthash':
+        return 'p2wsh';
+      case 'witness_v1_taproot':
+        return 'p2tr';
+      case 'anchor':
+        return 'anchor';
+      default:
+        return 'witness_unknown';
+    }
+  }
+  return 'unknown';
+}
+
+function networkOf(conn: ActiveConnection | null): Network | null {
+  if (!conn) return null;
+  const chain = conn.report.node.chain as Network['chain'];
+  return NETWORKS[chain] ?? null;
+}
+
+function snapshotView(snap: Snapshot): SnapshotView {
+  return {
+    id: snap.id,
+    takenAt: snap.takenAt,
+    nodeHeight: snap.node?.height ?? null,
+    nodeHash: snap.node?.hash ?? null,
+    indexHeight: snap.index?.height ?? null,
+    indexHash: snap.index?.hash ?? null,
+    status: snap.status,
+    addressCount: snap.addressCount ?? 0,
+    receivedSats: s(snap.receivedSats ?? 0n),
+    balanceSats: s(snap.balanceSats ?? 0n),
+    utxoCount: snap.utxoCount ?? 0,
+  };
+}
+
+/** Fee rate in sat/vB with two decimals, computed in integers. */
+export function feeRateText(feeSats: bigint, vsize: number): string {
+  if (vsize <= 0) return '0.00';
+  const hundredths = (feeSats * 100n * 2n + BigInt(vsize)) / (2n * BigInt(vsize)); // rounded half up
+  const whole = hundredths / 100n;
+  const frac = (hundredths % 100n).toString().padStart(2, '0');
+  return `${whole}.${frac}`;
+}
+
+export class WatchService {
+  private engine: { conn: ActiveConnection; engine: RefreshEngine } | null = null;
+  private controller: AbortController | null = null;
+
+  constructor(private readonly deps: WatchServiceDeps) {}
+
+  // ——— context ———
+
+  private profileId(): string | null {
+    const st = this.deps.services.connectionState();
+    if (st.state !== 'none') return st.profileId;
+    return this.deps.profiles.getActiveId();
+  }
+
+  private requireProfileId(): string {
+    const id = this.profileId();
+    if (!id) throw new AppError('profile.not_found', 'No profile is active: connect to a node first.');
+    return id;
+  }
+
+  private connected(): ActiveConnection {
+    const conn = this.deps.services.activeConnection();
+    if (!conn) {
+      throw new AppError('credentials.missing', 'Spyglass is not connected to the node and index right now, so it cannot refresh. Check the connection on the Dashboard; the last snapshot stays on screen.');
+    }
+    return conn;
+  }
+
+  private engineFor(conn: ActiveConnection): RefreshEngine {
+    if (this.engine?.conn !== conn) {
+      this.engine = {
+        conn,
+        engine: new RefreshEngine({ store: this.deps.repo, rpc: conn.rpc, index: conn.index, profileId: conn.profile.id, log: this.deps.log, genesisHash: conn.report.index.genesisHash }),
+      };
+    }
+    return this.engine.engine;
+  }
+
+  private network(): Network | null {
+    return networkOf(this.deps.services.activeConnection());
+  }
+
+  private requireNetwork(): Network {
+    const net = this.network();
+    if (!net) throw new AppError('credentials.missing', 'Connect to the node first: Spyglass checks addresses against the chain the node runs.');
+    return net;
+  }
+
+  // ——— overview ———
+
+  overview(): WatchOverview {
+    const pid = this.profileId();
+    const offline = this.deps.services.connectionState().state !== 'connected';
+    const empty: WatchOverview = { snapshot: null, offline, refreshing: false, lastFailure: null, rows: [], totals: { receivedSats: '0', balanceSats: '0', utxoCount: 0, addresses: 0 } };
+    if (!pid) return empty;
+    const refreshing = this.engine?.conn.profile.id === pid && this.engine.engine.running;
+    const snap = this.deps.repo.latestSnapshot(pid);
+    const attempt = this.deps.repo.lastAttempt(pid);
+    const lastFailure =
+      attempt && attempt.status === 'failed' && (!snap || attempt.id > snap.id)
+        ? { at: attempt.takenAt, step: attempt.failedStep ?? 'received', code: attempt.errorCode ?? 'internal', message: attempt.errorMessage ?? 'The refresh failed.' }
+        : null;
+    if (!snap) return { ...empty, refreshing, lastFailure };
+    const net = this.network();
+    const rows = this.deps.repo.balances(pid, snap.id).map((r) => this.rowView(r, net));
+    let received = 0n;
+    let balance = 0n;
+    let utxos = 0;
+    for (const r of rows) {
+      if (r.hidden) continue;
+      received += BigInt(r.receivedSats ?? '0');
+      balance += BigInt(r.balanceSats);
+      utxos += r.utxoCount;
+    }
+    return {
+      snapshot: snapshotView(snap),
+      offline,
+      refreshing,
+      lastFailure,
+      rows,
+      totals: { receivedSats: s(received), balanceSats: s(balance), utxoCount: utxos, addresses: rows.filter((r) => !r.hidden).length },
+    };
+  }
+
+  private rowView(r: BalanceRow, net: Network | null): BalanceRowView {
+    return {
+      address: r.address,
+      type: addressType(r.address, net),
+      source: r.source,
+      hidden: r.hidden,
+      nodeLabel: r.nodeLabel,
+      label: r.label,
+      receivedSats: r.receivedSats === null ? null : s(r.receivedSats),
+      receivedConfirmations: r.receivedConfirmations,
+      receivedTxCount: r.receivedTxCount,
+      balanceSats: s(r.balanceSats),
+      utxoCount: r.utxoCount,
+      minConfirmations: r.minConfirmations,
+      lastActivityHeight: r.lastActivityHeight,
+      fetchState: r.fetchState,
+      fetchedAt: r.fetchedAt,
+      errorCode: r.errorCode,
+    };
+  }
+
+  // ——— refresh ———
+
+  async refresh(): Promise<RefreshSummaryView> {
+    const conn = this.connected();
+    const engine = this.engineFor(conn);
+    if (engine.running) throw new AppError('input.invalid', 'A refresh is already running.');
+    const controller = new AbortController();
+    this.controller = controller;
+    const started = Date.now();
+    try {
+      const r = await engine.run({ signal: controller.signal, onProgress: (p) => this.deps.services.emit('refresh:progress', p) });
+      this.deps.services.emit('watch:changed', { snapshotId: r.snapshotId, failed: false });
+      return {
+        snapshotId: r.snapshotId,
+        addresses: r.counts.addresses,
+        infosFetched: r.counts.infosFetched,
+        utxoLookups: r.counts.utxoLookups,
+        carriedForward: r.counts.carriedForward,
+        diff: { newUtxos: r.diff.newUtxos, newSats: s(r.diff.newSats), spentUtxos: r.diff.spentUtxos, spentSats: s(r.diff.spentSats), newTxids: r.diff.newTxids },
+        ms: Date.now() - started,
+      };
+    } catch (e) {
+      this.deps.services.emit('watch:changed', { snapshotId: null, failed: true });
+      throw e;
+    } finally {
+      if (this.controller === controller) this.controller = null;
+    }
+  }
+
+  cancel(): { cancelled: boolean } {
+    if (!this.controller) return { cancelled: false };
+    this.controller.abort();
+    return { cancelled: true };
+  }
+
+  // ——— details ———
+
+  address(address: string): AddressDetailView {
+    const pid = this.requireProfileId();
+    const watched = this.deps.repo.getAddress(pid, address);
+    if (!watched) throw new AppError('input.invalid', `${address} is not a watched address of this profile.`, { field: 'address' });
+    const snap = this.deps.repo.latestSnapshot(pid);
+    const info = this.deps.repo.getInfo(pid, address);
+    const received = snap ? this.deps.repo.received(snap.id).get(address) : undefined;
+    const utxos = snap ? this.deps.repo.utxos(pid, address, snap.id) : [];
+    return {
+      address,
+      type: addressType(address, this.network()),
+      source: watched.source,
+      hidden: watched.hidden,
+      label: this.deps.repo.getLabel(pid, 'addr', address)?.label ?? null,
+      nodeLabel: received?.nodeLabel ?? null,
+      receivedSats: received ? s(received.amountSats) : null,
+      balanceSats: s(utxos.reduce((a, u) => a + u.amountSats, 0n)),
+      info: info && typeof info.info === 'object' && info.info !== null ? (info.info as Record<string, unknown>) : null,
+      infoFetchedAt: info?.fetchedAt ?? null,
+      utxos: utxos.map((u) => this.utxoView(pid, u)),
+      txids: received?.txids ?? [],
+    };
+  }
+
+  private utxoView(pid: string, u: UtxoRow): UtxoView {
+    return {
+      txid: u.txid,
+      vout: u.vout,
+      amountSats: s(u.amountSats),
+      height: u.height,
+      confirmations: u.confirmations,
+      label: this.deps.repo.getLabel(pid, 'output', `${u.txid}:${u.vout}`)?.label ?? null,
+    };
+  }
+
+  async transaction(txid: string): Promise<TransactionView> {
+    const pid = this.requireProfileId();
+    const conn = this.connected();
+    const engine = this.engineFor(conn);
+    const { tx } = await engine.transaction(txid);
+    const watched = new Set(this.deps.repo.listAddresses(pid, { includeHidden: true }).map((a) => a.address));
+    const inputs: TxIoView[] = tx.vIn.map((i) => ({
+      address: i.address,
+      amountSats: s(i.amount ?? 0n),
+      outpoint: i.coinbase ? null : `${i.txId}:${i.vOut}`,
+      scriptType: i.coinbase ? 'coinbase' : (i.type ?? 'unknown'),
+      watched: i.address !== null && watched.has(i.address),
+    }));
+    const outputs: TxIoView[] = tx.vOut.map((o) => ({ address: o.address, amountSats: s(o.value), outpoint: null, scriptType: o.type, watched: o.address !== null && watched.has(o.address) }));
+    let merkle: TransactionView['merkle'] = { checked: false, valid: false, root: null, message: 'Unconfirmed: not in a block yet.' };
+    let confirmations = 0;
+    if (tx.blockHash !== null && tx.blockHeight !== null) {
+      const block = await conn.index.block(tx.blockHash);
+      confirmations = block.confirmations;
+      if (tx.merkleProof === null || tx.blockIndex === null) {
+        merkle = { checked: false, valid: false, root: block.merkleRoot, message: 'The index sent no merkle proof for this transaction.' };
+      } else {
+        const check = checkTxInBlock({ txid: tx.txId, blockHash: tx.blockHash, blockIndex: tx.blockIndex, merkleProof: tx.merkleProof, headerBase64: block.header, txCount: block.transactionsCount });
+        merkle = { checked: true, ...check };
+      }
+    }
+    return {
+      txid: tx.txId,
+      blockHeight: tx.blockHeight,
+      blockHash: tx.blockHash,
+      confirmations,
+      inputs,
+      outputs,
+      feeSats: tx.coinbase ? null : s(tx.fee),
+      vsize: tx.vSize,
+      feeRate: tx.coinbase ? null : feeRateText(tx.fee, tx.vSize),
+      rbf: tx.rbf,
+      coinbase: tx.coinbase,
+      merkle,
+      label: this.deps.repo.getLabel(pid, 'tx', tx.txId)?.label ?? null,
+    };
+  }
+
+  // ——— the watched set ———
+
+  add(text: string): AddAddressesResult {
+    const pid = this.requireProfileId();
+    const parsed = parseAddressList(text, this.requireNetwork());
+    if (parsed.errors.length > 0) {
+      return { added: 0, existing: 0, errors: parsed.errors.map((e) => ({ line: e.line, input: e.input, message: e.hint ? `${e.message} ${e.hint}` : e.message })) };
+    }
+    if (parsed.addresses.length === 0) return { added: 0, existing: 0, errors: [{ line: 0, input: '', message: 'No address was found in the text.' }] };
+    const result = this.deps.repo.transaction(() => {
+      const r = this.deps.repo.addAddresses(pid, parsed.addresses, 'user');
+      const labels = [...parsed.labels].map(([address, label]) => ({ type: 'addr' as const, ref: address, label }));
+      if (labels.length) this.deps.repo.setLabels(pid, labels);
+      return r;
+    });
+    this.deps.log.info(`watch: added ${result.added.length} addresses (${result.existing.length} already watched)`);
+    return { added: result.added.length, existing: result.existing.length, errors: [] };
+  }
+
+  hide(address: string, hidden: boolean): { hidden: boolean } {
+    const pid = this.requireProfileId();
+    if (this.deps.repo.setHidden(pid, [address], hidden) === 0) throw new AppError('input.invalid', `${address} is not a watched address of this profile.`, { field: 'address' });
+    return { hidden };
+  }
+
+  remove(address: string): { removed: boolean } {
+    const pid = this.requireProfileId();
+    const a = this.deps.repo.getAddress(pid, address);
+    if (!a) return { removed: false };
+    if (a.source === 'node') throw new AppError('input.invalid', 'This address belongs to the node\'s wallet; it can be hidden, not removed.', { field: 'address' });
+    return { removed: this.deps.repo.removeAddresses(pid, [address]) > 0 };
+  }
+
+  // ——— history and reconciliation ———
+
+  history(): HistoryView {
+    const pid = this.requireProfileId();
+    const points = this.deps.repo.history(pid).map((p) => ({ snapshotId: p.snapshotId, takenAt: p.takenAt, nodeHeight: p.nodeHeight, balanceSats: s(p.balanceSats), receivedSats: s(p.receivedSats), utxoCount: p.utxoCount }));
+    const latest = this.deps.repo.latestSnapshot(pid);
+    if (!latest) return { points, diff: null };
+    const prev = this.deps.repo.previousSnapshot(pid, latest.id);
+    const d = this.deps.repo.diff(prev?.id ?? null, latest.id);
+    const view = (u: UtxoRow): UtxoView & { address: string } => ({ ...this.utxoView(pid, u), address: u.address });
+    return { points, diff: { fromId: d.fromId, toId: d.toId, newUtxos: d.newUtxos.map(view), spentUtxos: d.spentUtxos.map(view), newTxids: d.newTxids } };
+  }
+
+  reconcile(): { issues: ReconcileIssue[] } {
+    const pid = this.requireProfileId();
+    const snap = this.deps.repo.latestSnapshot(pid);
+    if (!snap) return { issues: [] };
+    const issues: ReconcileIssue[] = [];
+    if (snap.node && snap.index && snap.index.height < snap.node.height) {
+      issues.push({ kind: 'index-behind', address: null, message: `The index was ${snap.node.height - snap.index.height} blocks behind the node at the last refresh (index ${snap.index.height}, node ${snap.node.height}): recent payments may be missing from the balances.` });
+    }
+    const conn = this.deps.services.activeConnection();
+    if (conn && snap.node && conn.report.node.blocks > snap.node.height) {
+      issues.push({ kind: 'stale-snapshot', address: null, message: `The node has ${conn.report.node.blocks - snap.node.height} new blocks since the last refresh: refresh to bring the balances up to date.` });
+    }
+    for (const r of this.deps.repo.balances(pid, snap.id)) {
+      if (r.fetchState === 'failed') {
+        issues.push({ kind: 'fetch-failed', address: r.address, message: `The index refused the UTXO lookup for this address (${r.errorCode ?? 'error'}); the balance shown is from an earlier refresh.` });
+        continue;
+      }
+      if (r.nodeUnspentSats !== null && r.nodeUnspentSats !== r.balanceSats) {
+        if (r.nodeUnspentSats > 0n && r.utxoCount === 0) {
+          issues.push({ kind: 'index-missing-tx', address: r.address, message: `The node's wallet holds ${formatBtc(r.nodeUnspentSats)} BTC in ${r.nodeUnspentCount} output(s) at this address, but the index shows no unspent outputs: the index lacks the transactions.` });
+        } else {
+          issues.push({ kind: 'amount-mismatch', address: r.address, message: `The node's wallet counts ${formatBtc(r.nodeUnspentSats)} BTC unspent at this address (${r.nodeUnspentCount} outputs); the index's UTXOs add up to ${formatBtc(r.balanceSats)} BTC (${r.utxoCount} outputs).` });
+        }
+      } else if (r.receivedSats !== null && r.receivedSats > 0n && r.utxoCount === 0 && r.nodeUnspentSats === null && r.receivedTxCount !== null && r.receivedTxCount > 0 && r.fetchedAt === null) {
+        issues.push({ kind: 'index-missing-tx', address: r.address, message: 'The node reports payments to this address but the index was never asked about it.' });
+      }
+    }
+    return { issues };
+  }
+
+  exportCsv(unit: 'btc' | 'sats', includeHidden: boolean): { text: string; rows: number } {
+    const pid = this.requireProfileId();
+    const snap = this.deps.repo.latestSnapshot(pid);
+    const rows = snap ? this.deps.repo.balances(pid, snap.id).filter((r) => includeHidden || !r.hidden) : [];
+    const amt = (v: bigint | null): string => (v === null ? '' : unit === 'btc' ? formatBtc(v) : v.toString());
+    const net = this.network();
+    const table = [
+      ['label', 'node_label', 'address', 'type', `received_${unit}`, `balance_${unit}`, 'utxos', 'confirmations', 'last_activity_height', 'source'],
+      ...rows.map((r) => [r.label ?? '', r.nodeLabel ?? '', r.address, addressType(r.address, net), amt(r.receivedSats), amt(r.balanceSats), r.utxoCount, r.minConfirmations ?? '', r.lastActivityHeight ?? '', r.source]),
+    ];
+    return { text: toCsv(table, { bom: true }), rows: rows.length };
+  }
+
+  // ——— labels ———
+
+  setLabel(type: Label['type'], ref: string, label: string): { removed: boolean } {
+    const pid = this.requireProfileId();
+    if (label.trim() === '') return { removed: this.deps.repo.deleteLabel(pid, type, ref) };
+    this.deps.repo.setLabel(pid, { type, ref, label });
+    return { removed: false };
+  }
+
+  private localRecords(pid: string): LabelRecord[] {
+    return this.deps.repo.listLabels(pid).map((l) => {
+      const base = { ref: l.ref, label: l.label, ...(l.origin ? { origin: l.origin } : {}) };
+      return l.type === 'output' ? { type: 'output', ...base, ...(l.spendable !== null ? { spendable: l.spendable } : {}) } : { type: l.type, ...base };
+    });
+  }
+
+  exportLabels(): { text: string; records: number } {
+    const pid = this.requireProfileId();
+    const records = this.localRecords(pid);
+    const have = new Set(records.filter((r) => r.type === 'addr').map((r) => r.ref));
+    const snap = this.deps.repo.latestSnapshot(pid);
+    if (snap) {
+      for (const [address, r] of this.deps.repo.received(snap.id)) {
+        if (r.nodeLabel && !have.has(address)) records.push({ type: 'addr', ref: address, label: r.nodeLabel });
+      }
+    }
+    return { text: serializeBip329(records), records: records.length };
+  }
+
+  previewLabels(text: string, rule: MergeRule): LabelImportPreview {
+    return this.importLabels(text, rule, false);
+  }
+
+  importLabels(text: string, rule: MergeRule, apply = true): LabelImportPreview {
+    const pid = this.requireProfileId();
+    const parsed = parseBip329(text, { network: this.requireNetwork() });
+    const base = { records: parsed.records.length, added: 0, updated: 0, unchanged: 0, conflicts: 0 };
+    if (parsed.errors.length > 0) return { ...base, errors: parsed.errors.map((e) => ({ line: e.line, message: e.message })) };
+    const merge = mergeLabels(this.localRecords(pid), parsed.records, rule);
+    if (apply) {
+      const changes = [...merge.added, ...merge.updated.map((u) => u.after)];
+      this.deps.repo.setLabels(
+        pid,
+        changes.map((r) => ({ type: r.type, ref: r.ref, label: r.label ?? '', spendable: r.type === 'output' ? (r.spendable ?? null) : null, origin: r.origin ?? null })),
+      );
+      this.deps.log.info(`labels: imported ${merge.added.length} new, ${merge.updated.length} updated`);
+    }
+    return { ...base, added: merge.added.length, updated: merge.updated.length, unchanged: merge.unchanged.length, conflicts: merge.conflicts.length, errors: [] };
+  }
+}

@@ -1,0 +1,162 @@
+// Wire types of the watch-only channels (issue 5). Amounts cross IPC as decimal strings of satoshis
+// ("12345"): JSON has no bigint and floats are never used for money. The renderer turns them into
+// bigint with BigInt() and formats them with shared/amounts.
+
+export type Sats = string;
+
+export interface SnapshotView {
+  id: number;
+  takenAt: string;
+  nodeHeight: number | null;
+  nodeHash: string | null;
+  indexHeight: number | null;
+  indexHash: string | null;
+  status: 'ok' | 'partial' | 'failed';
+  addressCount: number;
+  receivedSats: Sats;
+  balanceSats: Sats;
+  utxoCount: number;
+}
+
+export interface RefreshFailure {
+  at: string;
+  step: 'received' | 'addressinfo' | 'tips' | 'utxos' | 'write';
+  code: string;
+  message: string;
+}
+
+export interface BalanceRowView {
+  address: string;
+  /** p2pkh | p2sh | p2wpkh | p2wsh | p2tr | unknown (from the address itself) */
+  type: string;
+  source: 'node' | 'user';
+  hidden: boolean;
+  nodeLabel: string | null;
+  label: string | null;
+  receivedSats: Sats | null;
+  receivedConfirmations: number | null;
+  receivedTxCount: number | null;
+  balanceSats: Sats;
+  utxoCount: number;
+  minConfirmations: number | null;
+  lastActivityHeight: number | null;
+  fetchState: 'fetched' | 'carried' | 'failed';
+  fetchedAt: string | null;
+  errorCode: string | null;
+}
+
+export interface WatchOverview {
+  /** The latest good snapshot, or null before the first refresh. */
+  snapshot: SnapshotView | null;
+  /** Not connected: the view is the last snapshot, "offline — as of <snapshot.takenAt>". */
+  offline: boolean;
+  refreshing: boolean;
+  /** The last refresh failure after the latest good snapshot, if any. */
+  lastFailure: RefreshFailure | null;
+  rows: BalanceRowView[];
+  totals: { receivedSats: Sats; balanceSats: Sats; utxoCount: number; addresses: number };
+}
+
+export interface RefreshProgress {
+  phase: 'received' | 'addressinfo' | 'tips' | 'utxos' | 'write';
+  done: number;
+  total: number;
+}
+
+export interface RefreshSummaryView {
+  snapshotId: number;
+  addresses: number;
+  infosFetched: number;
+  utxoLookups: number;
+  carriedForward: number;
+  diff: { newUtxos: number; newSats: Sats; spentUtxos: number; spentSats: Sats; newTxids: number };
+  ms: number;
+}
+
+export interface UtxoView {
+  txid: string;
+  vout: number;
+  amountSats: Sats;
+  height: number | null;
+  confirmations: number | null;
+  label: string | null;
+}
+
+export interface AddressDetailView {
+  address: string;
+  type: string;
+  source: 'node' | 'user';
+  hidden: boolean;
+  label: string | null;
+  nodeLabel: string | null;
+  receivedSats: Sats | null;
+  balanceSats: Sats;
+  /** The node's getaddressinfo reply as received (null for user addresses the wallet does not know). */
+  info: Record<string, unknown> | null;
+  infoFetchedAt: string | null;
+  utxos: UtxoView[];
+  /** Txids the node reports paying this address (listreceivedbyaddress). */
+  txids: string[];
+}
+
+export interface TxIoView {
+  address: string | null;
+  amountSats: Sats;
+  /** Inputs: the spent outpoint; outputs: null. */
+  outpoint: string | null;
+  scriptType: string;
+  watched: boolean;
+}
+
+export interface TransactionView {
+  txid: string;
+  blockHeight: number | null;
+  blockHash: string | null;
+  confirmations: number;
+  inputs: TxIoView[];
+  outputs: TxIoView[];
+  feeSats: Sats | null;
+  vsize: number;
+  /** sat/vB with two decimals, as a string; null when the fee is unknown (coinbase). */
+  feeRate: string | null;
+  rbf: boolean;
+  coinbase: boolean;
+  /** The transaction's merkleProof checked against the merkle root of its block header from the index. */
+  merkle: { checked: boolean; valid: boolean; root: string | null; message: string };
+  label: string | null;
+}
+
+export interface HistoryView {
+  points: Array<{ snapshotId: number; takenAt: string; nodeHeight: number | null; balanceSats: Sats; receivedSats: Sats; utxoCount: number }>;
+  /** What changed between the two latest good snapshots. */
+  diff: {
+    fromId: number | null;
+    toId: number;
+    newUtxos: Array<UtxoView & { address: string }>;
+    spentUtxos: Array<UtxoView & { address: string }>;
+    newTxids: string[];
+  } | null;
+}
+
+export interface ReconcileIssue {
+  kind: 'index-behind' | 'index-missing-tx' | 'amount-mismatch' | 'fetch-failed' | 'node-ahead' | 'stale-snapshot';
+  address: string | null;
+  message: string;
+}
+
+export interface AddAddressesResult {
+  added: number;
+  existing: number;
+  /** Per line; when not empty nothing was added. */
+  errors: Array<{ line: number; input: string; message: string }>;
+}
+
+export interface LabelImportPreview {
+  records: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  conflicts: number;
+  /** Per line; when not empty the import cannot be applied. */
+  errors: Array<{ line: number; message: string }>;
+}
