@@ -240,7 +240,7 @@ describe('labels', () => {
 describe('snapshots', () => {
   it('writes a snapshot with received totals, UTXOs, infos and totals; balances join everything', () => {
     repo.setLabel(profileId, { type: 'addr', ref: A, label: 'my rent' });
-    repo.addAddresses(profileId, [U]);
+    repo.addAddresses(profileId, [U, A]); // A was added by the user first: the node's listing makes it a node address
     const id = repo.writeSnapshot(profileId, firstSnapshot());
     const snap = repo.latestSnapshot(profileId)!;
     expect(snap).toMatchObject({ id, status: 'ok', node: tip(100), index: tip(100), addressCount: 3, receivedSats: 150_000_000n, balanceSats: 150_000_007n, utxoCount: 3 });

@@ -549,7 +549,16 @@ export class WatchRepository {
         `INSERT INTO addresses (profile_id, address, source, hidden, added_at) VALUES (?, ?, ?, 0, ?)
          ON CONFLICT (profile_id, address) DO UPDATE SET source = 'node' WHERE excluded.source = 'node' AND source <> 'node'`,
       );
-      for (const a of s.addresses) addAddress.run(profileId, a.address, a.source, s.takenAt);
+      const known = new Map(
+        db
+          .prepare<[string], { address: string; source: AddressSource }>('SELECT address, source FROM addresses WHERE profile_id = ?')
+          .all(profileId)
+          .map((r) => [r.address, r.source]),
+      );
+      for (const a of s.addresses) {
+        const was = known.get(a.address);
+        if (was === undefined || (a.source === 'node' && was !== 'node')) addAddress.run(profileId, a.address, a.source, s.takenAt);
+      }
       if (s.infos !== undefined && s.infos.length > 0) this.upsertInfos(profileId, s.infos, s.takenAt);
 
       const partial = s.addresses.some((a) => a.state === 'failed');
@@ -573,23 +582,25 @@ export class WatchRepository {
       const insFetched = db.prepare(
         `INSERT INTO snapshot_fetched (snapshot_id, address, source, state, fetched_at, fetched_index_height, error_code) VALUES (?, ?, ?, 'fetched', ?, ?, NULL)`,
       );
-      // Carried and failed addresses keep the fetch time of the previous snapshot.
-      const insKept = db.prepare(
-        `INSERT INTO snapshot_fetched (snapshot_id, address, source, state, fetched_at, fetched_index_height, error_code)
-         VALUES (@id, @address, @source, @state,
-                 (SELECT fetched_at FROM snapshot_fetched WHERE snapshot_id = @prev AND address = @address),
-                 (SELECT fetched_index_height FROM snapshot_fetched WHERE snapshot_id = @prev AND address = @address),
-                 @error)`,
-      );
       // An outpoint belongs to one script; should an index list it under two addresses, the first keeps it.
       const insUtxo = db.prepare('INSERT OR IGNORE INTO snapshot_utxos (snapshot_id, address, txid, vout, amount_sats, height) VALUES (?, ?, ?, ?, ?, ?)');
+      const kept: Array<[string, AddressSource, FetchState, string | null]> = [];
       for (const a of s.addresses) {
         if (a.state === 'fetched') {
           insFetched.run(id, a.address, a.source, s.takenAt, s.index.height);
           for (const u of a.utxos) insUtxo.run(id, a.address, u.txid, u.vout, u.amountSats, u.height);
         } else {
-          insKept.run({ id, address: a.address, source: a.source, state: a.state, prev: s.previousId, error: a.state === 'failed' ? a.errorCode : null });
+          kept.push([a.address, a.source, a.state, a.state === 'failed' ? a.errorCode : null]);
         }
+      }
+      // Carried and failed addresses keep the fetch time of the previous snapshot (one statement for all).
+      if (kept.length > 0) {
+        db.prepare(
+          `INSERT INTO snapshot_fetched (snapshot_id, address, source, state, fetched_at, fetched_index_height, error_code)
+           SELECT @id, k.value ->> 0, k.value ->> 1, k.value ->> 2, p.fetched_at, p.fetched_index_height, k.value ->> 3
+             FROM json_each(@kept) k
+             LEFT JOIN snapshot_fetched p ON p.snapshot_id = @prev AND p.address = k.value ->> 0`,
+        ).run({ id, prev: s.previousId, kept: JSON.stringify(kept) });
       }
       if (s.previousId !== null) {
         db.prepare(
