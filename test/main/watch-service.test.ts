@@ -1,0 +1,166 @@
+// The watch channels end to end through `dispatch` on real services: the devnet `demo` chain on
+// loopback, a real SQLite file, real refreshes. Truth is computed from the devnet's chain directly.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet, type Devnet } from '../../devnet/index';
+import { createApp, type SpyglassApp } from '../../electron/main/app';
+import type { IpcResult } from '../../shared/errors';
+import type { AddressDetailView, HistoryView, LabelImportPreview, TransactionView, WatchOverview } from '../../shared/ipc/contract';
+import { TestRpc } from '../support/rpc';
+
+let devnet: Devnet;
+let app: SpyglassApp;
+let dir: string;
+let rpc: TestRpc;
+
+async function ok<T>(channel: string, payload: unknown = {}): Promise<T> {
+  const r: IpcResult<unknown> = await app.dispatch(channel, payload);
+  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
+  return r.value as T;
+}
+
+beforeAll(async () => {
+  devnet = await startDevnet({ scenario: 'demo', rpcUser: 'u', rpcPassword: 'p' });
+  rpc = new TestRpc(devnet.rpcUrl, devnet.auth.user, devnet.auth.password);
+  dir = mkdtempSync(join(tmpdir(), 'spyglass-watch-'));
+  app = createApp({ dataDir: dir, info: { version: 'test', platform: process.platform, bridge: true }, secretBackend: null });
+  const saved = await ok<{ profile: { id: string } }>('profiles:save', {
+    profile: { name: 'Demo node', nodeUrl: devnet.rpcUrl, auth: 'password', rpcUser: 'u', wallet: 'watch', indexUrl: devnet.indexUrl },
+    password: 'p',
+    remember: 'session',
+  });
+  const state = await ok<{ state: string }>('profiles:activate', { id: saved.profile.id });
+  expect(state.state).toBe('connected');
+});
+
+afterAll(async () => {
+  await app?.close();
+  await devnet?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('watch channels', () => {
+  it('before the first refresh the overview is empty, not an error', async () => {
+    const o = await ok<WatchOverview>('watch:overview');
+    expect(o.snapshot).toBeNull();
+    expect(o.rows).toEqual([]);
+    expect(o.offline).toBe(false);
+  });
+
+  it('refresh: progress events, then balances equal the index UTXO set of the chain', async () => {
+    const phases = new Set<string>();
+    const off = app.services.on('refresh:progress', (p) => phases.add(p.phase));
+    const summary = await ok<{ snapshotId: number; addresses: number; utxoLookups: number }>('watch:refresh');
+    off();
+    expect(phases.has('received')).toBe(true);
+    expect(phases.has('utxos')).toBe(true);
+    expect(summary.addresses).toBeGreaterThan(20);
+
+    const o = await ok<WatchOverview>('watch:overview');
+    expect(o.snapshot?.id).toBe(summary.snapshotId);
+    expect(o.snapshot?.nodeHeight).toBe(devnet.node.chain.tipHeight());
+    // Truth: a walk over the devnet's blocks — confirmed outputs to each address not spent in a block or the mempool.
+    const chain = devnet.node.chain;
+    const byScript = new Map(o.rows.map((r) => [Buffer.from(devnet.node.scriptFor(r.address)).toString('hex'), r.address]));
+    const spent = new Set<string>();
+    for (const b of chain.blocks) for (const t of b.txs) if (!t.coinbase) for (const i of t.vin) spent.add(`${i.txid}:${i.vout}`);
+    for (const t of chain.mempoolTxs()) for (const i of t.vin) spent.add(`${i.txid}:${i.vout}`);
+    const truth = new Map<string, bigint>();
+    for (const b of chain.blocks) {
+      for (const t of b.txs) {
+        t.vout.forEach((out, vout) => {
+          const address = byScript.get(Buffer.from(out.script).toString('hex'));
+          if (address !== undefined && !spent.has(`${t.txid}:${vout}`)) truth.set(address, (truth.get(address) ?? 0n) + out.value);
+        });
+      }
+    }
+    for (const row of o.rows) expect(BigInt(row.balanceSats), row.address).toBe(truth.get(row.address) ?? 0n);
+    const total = [...truth.values()].reduce((a, b) => a + b, 0n);
+    expect(BigInt(o.totals.balanceSats)).toBe(total);
+    expect(o.rows.every((r) => ['p2pkh', 'p2sh', 'p2wpkh', 'p2wsh', 'p2tr'].includes(r.type))).toBe(true);
+  });
+
+  it('address details carry getaddressinfo, UTXOs and txids; a transaction checks its merkle proof', async () => {
+    const o = await ok<WatchOverview>('watch:overview');
+    const row = o.rows.find((r) => r.utxoCount > 0 && r.minConfirmations !== null && r.minConfirmations > 0)!;
+    const d = await ok<AddressDetailView>('watch:address', { address: row.address });
+    expect(d.info?.['address']).toBe(row.address);
+    expect(d.utxos.length).toBe(row.utxoCount);
+    const tx = await ok<TransactionView>('watch:transaction', { txid: d.utxos[0]!.txid });
+    expect(tx.merkle).toMatchObject({ checked: true, valid: true });
+    expect(tx.confirmations).toBeGreaterThan(0);
+    expect(tx.outputs.some((out) => out.address === row.address && out.watched)).toBe(true);
+    if (!tx.coinbase) {
+      const inSum = tx.inputs.reduce((a, i) => a + BigInt(i.amountSats), 0n);
+      const outSum = tx.outputs.reduce((a, i) => a + BigInt(i.amountSats), 0n);
+      expect(BigInt(tx.feeSats!)).toBe(inSum - outSum);
+    }
+  });
+
+  it('adding addresses: an invalid line adds nothing; a valid list adds them with CSV labels', async () => {
+    const bad = await ok<{ added: number; errors: { line: number; message: string }[] }>('watch:add', { text: 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080\nnot-an-address\n' });
+    expect(bad.added).toBe(0);
+    expect(bad.errors[0]?.line).toBe(2);
+    const good = await ok<{ added: number; errors: unknown[] }>('watch:add', { text: 'address,label\nbcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080,Friend\n' });
+    expect(good).toMatchObject({ added: 1, errors: [] });
+    await ok('watch:refresh');
+    const o = await ok<WatchOverview>('watch:overview');
+    const added = o.rows.find((r) => r.address === 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080');
+    expect(added).toMatchObject({ source: 'user', label: 'Friend' });
+  });
+
+  it('a payment and a mined block show up in the next refresh and in the history diff', async () => {
+    const before = await ok<WatchOverview>('watch:overview');
+    const target = before.rows.find((r) => r.source === 'node' && r.type === 'p2wpkh')!;
+    const txid = await rpc.call<string>('sendtoaddress', [target.address, 0.5], 'miner');
+    await rpc.call('generatetoaddress', [1, await rpc.call<string>('getnewaddress', [], 'miner')]);
+    const summary = await ok<{ diff: { newUtxos: number }; utxoLookups: number }>('watch:refresh');
+    expect(summary.diff.newUtxos).toBeGreaterThanOrEqual(1);
+    const h = await ok<HistoryView>('watch:history');
+    expect(h.points.length).toBeGreaterThanOrEqual(3);
+    expect(h.diff?.newUtxos.some((u) => u.txid === txid && u.address === target.address && u.amountSats === '50000000')).toBe(true);
+    expect(h.diff?.newTxids).toContain(txid);
+    const after = await ok<WatchOverview>('watch:overview');
+    expect(BigInt(after.rows.find((r) => r.address === target.address)!.balanceSats)).toBe(BigInt(target.balanceSats) + 50_000_000n);
+  });
+
+  it('labels: set inline, export BIP329, import round trip with a merge rule', async () => {
+    const o = await ok<WatchOverview>('watch:overview');
+    const a = o.rows[0]!.address;
+    await ok('labels:set', { type: 'addr', ref: a, label: 'Cold storage' });
+    const exported = await ok<{ text: string; records: number }>('labels:export');
+    expect(exported.text).toContain(`{"type":"addr","ref":"${a}","label":"Cold storage"}`);
+    await ok('labels:set', { type: 'addr', ref: a, label: '' });
+    const preview = await ok<LabelImportPreview>('labels:preview', { text: exported.text, rule: 'replace' });
+    expect(preview.errors).toEqual([]);
+    expect(preview.added).toBeGreaterThanOrEqual(1);
+    await ok('labels:import', { text: exported.text, rule: 'replace' });
+    const again = await ok<WatchOverview>('watch:overview');
+    expect(again.rows.find((r) => r.address === a)?.label).toBe('Cold storage');
+    const broken = await ok<LabelImportPreview>('labels:import', { text: '{"type":"addr","ref":"nope","label":"x"}\n', rule: 'replace' });
+    expect(broken.errors[0]?.line).toBe(1);
+  });
+
+  it('CSV export and reconciliation', async () => {
+    const csv = await ok<{ text: string; rows: number }>('watch:export-csv', { unit: 'sats' });
+    expect(csv.text.split('\r\n')[0]).toContain('label,node_label,address,type,received_sats,balance_sats');
+    expect(csv.rows).toBeGreaterThan(20);
+    const rec = await ok<{ issues: { kind: string }[] }>('watch:reconcile');
+    expect(rec.issues.filter((i) => i.kind === 'amount-mismatch' || i.kind === 'index-missing-tx')).toEqual([]);
+  });
+
+  it('offline: with the node gone the last snapshot is still shown, marked offline', async () => {
+    await devnet.close();
+    const state = await ok<{ state: string }>('connection:refresh');
+    expect(state.state).toBe('failed');
+    const o = await ok<WatchOverview>('watch:overview');
+    expect(o.offline).toBe(true);
+    expect(o.snapshot).not.toBeNull();
+    expect(o.rows.length).toBeGreaterThan(20);
+    const r = await app.dispatch('watch:refresh', {});
+    expect(r.ok).toBe(false);
+    expect(await ok<{ text: string }>('labels:export')).toBeTruthy();
+  });
+});
