@@ -71,6 +71,8 @@ export class Follower {
   private blocksIndexed = 0;
   private reorgs = 0;
   private lastError: string | null = null;
+  /** The first mempool read after a reorg also forgets first-seen times of vanished transactions. */
+  private afterReorg = false;
   /** Mempool transactions fetched but not yet addable (a parent arrives later). */
   private readonly pending = new Map<string, { tx: ChainTx; time: number }>();
   private readonly waiters = new Set<() => void>();
@@ -233,6 +235,7 @@ export class Follower {
       for (const b of parsed) this.view.connect(b);
       this.blocksIndexed += parsed.length;
       this.reorgs++;
+      this.afterReorg = true;
       const tip = this.view.tip();
       this.log(
         fork < 0
@@ -371,6 +374,10 @@ export class Follower {
       }
     }
     this.mempoolAt = best as string;
+    if (this.afterReorg && this.pending.size === 0) {
+      this.view.pruneFirstSeen();
+      this.afterReorg = false;
+    }
     if (added || removed) {
       this.log(`follow: mempool +${added} -${removed} (${this.view.mempoolSize} tx${this.pending.size ? `, ${this.pending.size} waiting for inputs` : ''})`);
     }

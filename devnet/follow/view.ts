@@ -238,7 +238,7 @@ export class FollowView implements ChainView {
     for (let index = block.txs.length - 1; index >= 0; index--) {
       const tx = block.txs[index]!;
       this.txLoc.delete(tx.txid);
-      this.firstSeen.delete(tx.txid);
+      // firstSeen stays: the transaction may confirm again on the new branch or return to the mempool.
       if (!tx.coinbase) {
         for (const i of tx.vin) this.dropSpender(key(i.txid, i.vout), tx.txid);
       }
@@ -247,9 +247,14 @@ export class FollowView implements ChainView {
     return block;
   }
 
-  /** Empties the mempool (before a reorg; the follower fetches it again afterwards). */
+  /** Empties the mempool before a reorg (first-seen times are kept; the follower refetches it afterwards). */
   clearMempool(): void {
-    for (const txid of [...this.mempool.keys()]) this.removeMempoolTx(txid);
+    for (const txid of [...this.mempool.keys()]) this.removeMempoolTx(txid, false);
+  }
+
+  /** Forgets first-seen times of transactions that are neither confirmed nor in the mempool (after a reorg). */
+  pruneFirstSeen(): void {
+    for (const txid of this.firstSeen.keys()) if (!this.txLoc.has(txid) && !this.mempool.has(txid)) this.firstSeen.delete(txid);
   }
 
   /**
@@ -272,8 +277,10 @@ export class FollowView implements ChainView {
     // The node replaced those (RBF); they are gone from its mempool.
     for (const txid of conflicts) this.removeMempoolTx(txid);
     const fee = inSum - tx.vout.reduce((a, o) => a + o.value, 0n);
-    this.mempool.set(tx.txid, { tx, fee, firstSeen });
-    this.firstSeen.set(tx.txid, firstSeen);
+    // A transaction back from a disconnected block keeps the time it was first seen.
+    const seen = this.firstSeen.get(tx.txid) ?? firstSeen;
+    this.mempool.set(tx.txid, { tx, fee, firstSeen: seen });
+    this.firstSeen.set(tx.txid, seen);
     this.indexOutputs(tx, null, null);
     tx.vin.forEach((i, n) => {
       const k = key(i.txid, i.vout);
@@ -284,17 +291,17 @@ export class FollowView implements ChainView {
     return true;
   }
 
-  /** Removes a mempool transaction and its mempool descendants. */
-  removeMempoolTx(txid: string): void {
+  /** Removes a mempool transaction and its mempool descendants (and their first-seen times unless `forget` is false). */
+  removeMempoolTx(txid: string, forget = true): void {
     const e = this.mempool.get(txid);
     if (!e) return;
     this.mempool.delete(txid);
     e.tx.vout.forEach((_, vout) => {
-      for (const s of this.spentBy.get(key(txid, vout)) ?? []) if (!s.confirmed) this.removeMempoolTx(s.txid);
+      for (const s of this.spentBy.get(key(txid, vout)) ?? []) if (!s.confirmed) this.removeMempoolTx(s.txid, forget);
     });
     for (const i of e.tx.vin) this.dropSpender(key(i.txid, i.vout), txid);
     this.dropOutputs(e.tx);
-    this.firstSeen.delete(txid);
+    if (forget) this.firstSeen.delete(txid);
   }
 
   private indexOutputs(tx: ChainTx, height: number | null, txIndex: number | null): void {
