@@ -413,6 +413,25 @@ describe('RefreshEngine on devnet demo', () => {
     await expectSnapshotMatchesTruth(again);
   });
 
+  it('the index rate-limits the lookups (429 beyond what the client waits for) → index.rate_limited at "utxos"', async () => {
+    await mine(1);
+    const latest = store.latestSnapshot(profileId)!;
+    // One request per 30 s window: the tip passes, the lookups get 429 with Ratelimit-Reset far beyond
+    // what this client is willing to wait (maxRetryAfterMs 100 ms).
+    const impatient = new IndexClient({ url: devnet.indexUrl, baseDelayMs: 5, maxRetryAfterMs: 100 });
+    devnet.setFaults('index', { rateLimit: { limit: 1, windowSeconds: 30 } });
+    try {
+      const err = await rejection(newEngine({ index: impatient }).run());
+      expect(err.code).toBe('index.rate_limited');
+    } finally {
+      devnet.setFaults('index', {});
+      impatient.close();
+    }
+    expect(store.latestSnapshot(profileId)).toEqual(latest);
+    expect(store.lastAttempt(profileId)).toMatchObject({ status: 'failed', failedStep: 'utxos', errorCode: 'index.rate_limited' });
+    await expectSnapshotMatchesTruth(await engine.run());
+  });
+
   it('cancelled during the lookups → cancelled, and nothing is written', async () => {
     await mine(1);
     const rows = store.listSnapshots(profileId).length;
