@@ -181,19 +181,19 @@ describe('openDatabase', () => {
     expect(getUserVersion(db)).toBe(latestSchemaVersion());
   });
 
-  it('a later step (the 0020+ kind) applies on top of a populated database', () => {
+  it('a later step (a future kind) applies on top of a populated database', () => {
     const db = track(openDatabase(file));
     db.prepare("INSERT INTO settings (key, value) VALUES ('k', 'v')").run();
     const next: SchemaVersion = {
       version: latestSchemaVersion() + 10,
       update(d) {
-        d.exec('CREATE TABLE addresses (profile_id TEXT NOT NULL REFERENCES profiles (id) ON DELETE CASCADE, address TEXT NOT NULL, PRIMARY KEY (profile_id, address)) STRICT;');
+        d.exec('CREATE TABLE later_things (profile_id TEXT NOT NULL REFERENCES profiles (id) ON DELETE CASCADE, address TEXT NOT NULL, PRIMARY KEY (profile_id, address)) STRICT;');
       },
     };
     expect(runMigrations(db, [...SCHEMA_VERSIONS, next])).toEqual({ from: latestSchemaVersion(), to: next.version, applied: [next.version] });
     expect(getUserVersion(db)).toBe(next.version);
     expect(db.prepare<[], { value: string }>("SELECT value FROM settings WHERE key = 'k'").get()?.value).toBe('v');
     // foreign_keys = ON is in force for later tables.
-    expect(() => db.prepare("INSERT INTO addresses VALUES ('no-such-profile', 'bc1q')").run()).toThrow(/FOREIGN KEY/);
+    expect(() => db.prepare("INSERT INTO later_things VALUES ('no-such-profile', 'bc1q')").run()).toThrow(/FOREIGN KEY/);
   });
 });
