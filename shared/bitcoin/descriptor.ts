@@ -905,10 +905,18 @@ export class Descriptor {
    * `branch`): the descriptor getaddressinfo shows as `desc`.
    */
   expandedString(index: number, branch = 0): string {
+    const key = `${index}/${branch}`;
+    const memo = this.#expandedStrings.get(key);
+    if (memo !== undefined) return memo;
     const e = this.expandWithProvider(index)[branch];
     if (!e) throw new Error(`No multipath branch ${branch}`);
-    return inferDescriptor(e.script, this.network, e.provider);
+    const out = inferDescriptor(e.script, this.network, e.provider);
+    this.#expandedStrings.set(key, out);
+    return out;
   }
+
+  /** inferDescriptor per (index, branch): wallets ask for the same ones on every listunspent. */
+  readonly #expandedStrings = new Map<string, string>();
 }
 
 function selectBranch(n: Node, b: number): Node {
