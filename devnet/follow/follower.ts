@@ -75,7 +75,8 @@ export class Follower {
   private afterReorg = false;
   /** Mempool transactions fetched but not yet addable (a parent arrives later). */
   private readonly pending = new Map<string, { tx: ChainTx; time: number }>();
-  private readonly waiters = new Set<() => void>();
+  /** waitFor() callers: each check resolves its promise when its condition holds. */
+  private readonly waiters = new Map<() => boolean, (e: Error) => void>();
   /** Polls never overlap (the loop and {@link sync} share this). */
   private busy: Promise<void> = Promise.resolve();
 
@@ -138,7 +139,8 @@ export class Follower {
     this.wake?.();
     await this.loop;
     this.rpc.close();
-    for (const w of this.waiters) w();
+    for (const [check, reject] of [...this.waiters]) if (!check()) reject(new Error('follower stopped'));
+    this.waiters.clear();
   }
 
   /** Resolves when `pred(status)` holds (checked after each poll), or rejects after `timeoutMs`. */
@@ -147,16 +149,18 @@ export class Follower {
       const check = (): boolean => {
         const s = this.status();
         if (!pred(s)) return false;
-        this.waiters.delete(check as () => void);
+        this.waiters.delete(check);
         clearTimeout(timer);
         resolve(s);
         return true;
       };
-      const timer = setTimeout(() => {
-        this.waiters.delete(check as () => void);
-        reject(new Error(`follower: condition not met within ${timeoutMs} ms (${JSON.stringify(this.status())})`));
-      }, timeoutMs);
-      if (!check()) this.waiters.add(check as () => void);
+      const fail = (e: Error): void => {
+        this.waiters.delete(check);
+        clearTimeout(timer);
+        reject(e);
+      };
+      const timer = setTimeout(() => fail(new Error(`follower: condition not met within ${timeoutMs} ms (${JSON.stringify(this.status())})`)), timeoutMs);
+      if (!check()) this.waiters.set(check, fail);
     });
   }
 
@@ -185,7 +189,7 @@ export class Follower {
         if (msg !== this.lastError) this.log(`follow: ${msg}; retrying every ${this.pollMs} ms`);
         this.lastError = msg;
       }
-      for (const w of [...this.waiters]) w();
+      for (const check of [...this.waiters.keys()]) check();
       if (this.stopped) break;
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, this.pollMs);
@@ -211,8 +215,15 @@ export class Follower {
     ]);
     this.nodeHeight = count as number;
     this.nodeHash = best as string;
-    if (this.view.tip()?.hash !== best) await this.syncBlocks(count as number);
-    if (this.view.tip()?.hash === this.nodeHash) await this.syncMempool();
+    try {
+      if (this.view.tip()?.hash !== best) await this.syncBlocks(count as number);
+      if (this.view.tip()?.hash === this.nodeHash) await this.syncMempool();
+    } catch (e) {
+      // The node's chain moved while we read it (a height above its new tip, a block it dropped):
+      // the next poll starts over from its new tip.
+      if (e instanceof RpcCallError && (e.method === 'getblockhash' || e.method === 'getblock') && (e.code === -8 || e.code === -5)) return;
+      throw e;
+    }
   }
 
   private async syncBlocks(nodeHeight: number): Promise<void> {
@@ -417,9 +428,15 @@ export async function startFollower(options: StartFollowerOptions): Promise<Runn
   const faults = new Faults('index');
   if (options.faults) faults.set(options.faults);
   const index = new IndexServer(follower.view);
-  const server = await listen(options.indexPort ?? 0, faults, (req) =>
-    index.handle({ method: req.method, path: req.url.pathname, query: req.url.searchParams }),
-  );
+  let server;
+  try {
+    server = await listen(options.indexPort ?? 0, faults, (req) =>
+      index.handle({ method: req.method, path: req.url.pathname, query: req.url.searchParams }),
+    );
+  } catch (e) {
+    follower.rpc.close();
+    throw e;
+  }
   follower.start();
   return {
     indexUrl: `http://127.0.0.1:${server.port}`,
