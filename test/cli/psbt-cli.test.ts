@@ -207,7 +207,7 @@ describe('psbt decode: single PSBTs', () => {
     expect(a.stdout).toContain('utxo data witness_utxo + non_witness_utxo');
     for (const o of res.tx.vout) expect(a.stdout).toContain(o.scriptPubKey.address);
     expect(a.stdout).toContain(`fee       ${res.fee.toFixed(8)} BTC`);
-    expect(a.stdout).toMatch(/fee rate  ~\d+\.\d\d sat\/vB \(estimated final size \d+ vB\)/);
+    expect(a.stdout).toMatch(/fee rate {2}~\d+\.\d\d sat\/vB \(estimated final size \d+ vB\)/);
     expect(a.stdout).toContain('warnings: none');
 
     expect(b.code).toBe(0);
