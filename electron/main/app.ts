@@ -14,6 +14,7 @@ import { openDatabase } from './store/db';
 import { ProfileRepository } from './store/profiles';
 import { WatchRepository } from './store/watch';
 import { WatchService } from './watch/service';
+import { PsbtService } from './psbt/service';
 
 export interface AppOptions {
   /** The app's data folder (Electron's userData): spyglass.sqlite and logs/ live here. */
@@ -57,8 +58,10 @@ export function createApp(opts: AppOptions): SpyglassApp {
     info: opts.info,
     log,
   });
-  const watch = new WatchService({ services, repo: new WatchRepository(db), profiles, log });
-  const handlers = createHandlers(services, watch);
+  const watchRepo = new WatchRepository(db);
+  const watch = new WatchService({ services, repo: watchRepo, profiles, log });
+  const psbt = new PsbtService({ services, repo: watchRepo, profiles, log });
+  const handlers = createHandlers(services, watch, psbt);
   return {
     services,
     watch,

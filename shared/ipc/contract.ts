@@ -15,8 +15,10 @@ import type {
   TransactionView,
   WatchOverview,
 } from './watch';
+import type { PsbtCrosscheckReply, PsbtReviewReply } from './psbt';
 
 export type * from './watch';
+export type * from './psbt';
 
 export { CHANNEL_PREFIX, EVENT_PREFIX } from './names';
 
@@ -125,6 +127,9 @@ const bigText = z.string().max(20 * 1024 * 1024, 'The text is larger than 20 MB'
 const labelType = z.enum(['addr', 'tx', 'output', 'input', 'pubkey', 'xpub']);
 export const MergeRuleSchema = z.enum(['replace', 'keep-existing', 'fill-empty']);
 export type MergeRule = z.infer<typeof MergeRuleSchema>;
+const psbtRequest = z
+  .object({ psbt: z.string().max(20 * 1024 * 1024, 'The PSBT is larger than 20 MB'), encoding: z.enum(['auto', 'base64', 'hex']).default('auto') })
+  .strict();
 
 export const channels = {
   'app:info': { request: z.object({}).strict(), reply: null as unknown as AppInfo },
@@ -180,6 +185,12 @@ export const channels = {
   'labels:preview': { request: z.object({ text: bigText, rule: MergeRuleSchema }).strict(), reply: null as unknown as LabelImportPreview },
   /** Apply a BIP329 import in one transaction, or nothing when any line is invalid. */
   'labels:import': { request: z.object({ text: bigText, rule: MergeRuleSchema }).strict(), reply: null as unknown as LabelImportPreview },
+
+  // ——— PSBT review (issue 4): files are read in the renderer and sent as text (base64 or hex) ———
+  /** Decode offline (Core's decodepsbt JSON) and review against the active profile's store; works offline. */
+  'psbt:review': { request: psbtRequest, reply: null as unknown as PsbtReviewReply },
+  /** Ask the connected node's `decodepsbt` and compare it with the offline decode. */
+  'psbt:crosscheck': { request: psbtRequest, reply: null as unknown as PsbtCrosscheckReply },
 } as const;
 
 export type Channel = keyof typeof channels;

@@ -31,6 +31,8 @@ export const CHANNEL_NAMES = [
   'labels:export',
   'labels:preview',
   'labels:import',
+  'psbt:review',
+  'psbt:crosscheck',
 ] as const;
 
 export const EVENT_NAMES = ['connection:changed', 'refresh:progress', 'watch:changed'] as const;

@@ -8,10 +8,11 @@ import { channels, isChannel, type Channel, type ParsedRequest, type Reply } fro
 import type { Logger } from '../log';
 import type { Services } from '../services';
 import type { WatchService } from '../watch/service';
+import type { PsbtService } from '../psbt/service';
 
 export type Handlers = { [C in Channel]: (req: ParsedRequest<C>) => Promise<Reply<C>> | Reply<C> };
 
-export function createHandlers(s: Services, w: WatchService): Handlers {
+export function createHandlers(s: Services, w: WatchService, p: PsbtService): Handlers {
   return {
     'app:info': () => s.info(),
     'keychain:status': () => s.keychainStatus(),
@@ -40,6 +41,8 @@ export function createHandlers(s: Services, w: WatchService): Handlers {
     'labels:export': () => w.exportLabels(),
     'labels:preview': (r) => w.previewLabels(r.text, r.rule),
     'labels:import': (r) => w.importLabels(r.text, r.rule),
+    'psbt:review': (r) => p.review(r.psbt, r.encoding),
+    'psbt:crosscheck': (r) => p.crosscheck(r.psbt, r.encoding),
   };
 }
 
