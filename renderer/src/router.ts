@@ -1,11 +1,21 @@
 // Hash history: the Electron window loads index.html from file://, where path URLs do not exist.
-import { createRouter, createWebHashHistory, type Router } from 'vue-router';
+import { START_LOCATION, createRouter, createWebHashHistory, type Router } from 'vue-router';
 import { useConnectionStore } from './stores/connection';
+import { useWatchStore } from './stores/watch';
+import AddressView from './views/AddressView.vue';
+import BalancesView from './views/BalancesView.vue';
 import DashboardView from './views/DashboardView.vue';
+import HistoryView from './views/HistoryView.vue';
+import LabelsView from './views/LabelsView.vue';
+import ReconcileView from './views/ReconcileView.vue';
+import TransactionView from './views/TransactionView.vue';
 import ProfileFormView from './views/ProfileFormView.vue';
 import SettingsView from './views/SettingsView.vue';
 import WelcomeView from './views/WelcomeView.vue';
 import { useProfilesStore } from './stores/profiles';
+
+/** The screens of the active profile's watched addresses: nothing to show without a profile. */
+const WATCH_ROUTES = new Set(['balances', 'address', 'tx', 'history', 'reconcile', 'labels']);
 
 export function createAppRouter(): Router {
   const router = createRouter({
@@ -16,6 +26,12 @@ export function createAppRouter(): Router {
       { path: '/connect', name: 'connect', component: ProfileFormView, meta: { title: 'Connect your node' } },
       { path: '/profiles/:id/edit', name: 'edit-profile', component: ProfileFormView, props: true, meta: { title: 'Edit profile' } },
       { path: '/settings', name: 'settings', component: SettingsView, meta: { title: 'Settings' } },
+      { path: '/balances', name: 'balances', component: BalancesView, meta: { title: 'Balances' } },
+      { path: '/address/:address', name: 'address', component: AddressView, props: true, meta: { title: 'Address' } },
+      { path: '/tx/:txid', name: 'tx', component: TransactionView, props: true, meta: { title: 'Transaction' } },
+      { path: '/history', name: 'history', component: HistoryView, meta: { title: 'History' } },
+      { path: '/reconcile', name: 'reconcile', component: ReconcileView, meta: { title: 'Reconciliation' } },
+      { path: '/labels', name: 'labels', component: LabelsView, meta: { title: 'Labels' } },
       { path: '/:rest(.*)*', redirect: '/' },
     ],
   });
@@ -32,11 +48,26 @@ export function createAppRouter(): Router {
     return initial;
   };
 
-  router.beforeEach(async (to) => {
+  /**
+   * Where the app opens: the balances when connected, or when not connected but a snapshot exists
+   * (offline mode); the dashboard otherwise (connecting for the first time, a failure to fix).
+   */
+  async function opensOnBalances(state: string | undefined): Promise<boolean> {
+    if (state === 'connected') return true;
+    if (state === undefined || state === 'none') return false;
+    const watch = useWatchStore();
+    if (!watch.loaded) await watch.load();
+    return watch.snapshot !== null;
+  }
+
+  router.beforeEach(async (to, from) => {
     await ready();
     const state = useConnectionStore().state?.state;
     if (to.name === 'dashboard' && state === 'none') return { name: 'welcome' };
     if (to.name === 'welcome' && state !== undefined && state !== 'none') return { name: 'dashboard' };
+    if (state === 'none' && typeof to.name === 'string' && WATCH_ROUTES.has(to.name)) return { name: 'welcome' };
+    // Only the first navigation: the Dashboard link must still lead to the dashboard.
+    if (to.name === 'dashboard' && from === START_LOCATION && (await opensOnBalances(state))) return { name: 'balances' };
     return true;
   });
 

@@ -20,3 +20,28 @@ export const startDemo = () => call('demo:start', {});
 export function onConnectionChanged(listener: (state: Events['connection:changed']) => void): () => void {
   return getApi().on('connection:changed', (s: ConnectionState) => listener(s));
 }
+
+// ——— watch-only tracking and labels (issue 5) ———
+export const watchOverview = () => call('watch:overview', {});
+export const watchRefresh = () => call('watch:refresh', {});
+export const watchCancel = () => call('watch:cancel', {});
+export const watchAddress = (address: string) => call('watch:address', { address });
+export const watchTransaction = (txid: string) => call('watch:transaction', { txid });
+export const watchAdd = (text: string) => call('watch:add', { text });
+export const watchHide = (address: string, hidden: boolean) => call('watch:hide', { address, hidden });
+export const watchRemove = (address: string) => call('watch:remove', { address });
+export const watchHistory = () => call('watch:history', {});
+export const watchReconcile = () => call('watch:reconcile', {});
+export const exportCsv = (req: Request<'watch:export-csv'>) => call('watch:export-csv', req);
+export const setLabel = (req: Request<'labels:set'>) => call('labels:set', req);
+export const exportLabels = () => call('labels:export', {});
+export const previewLabels = (req: Request<'labels:preview'>) => call('labels:preview', req);
+export const importLabels = (req: Request<'labels:import'>) => call('labels:import', req);
+
+export function onRefreshProgress(listener: (p: Events['refresh:progress']) => void): () => void {
+  return getApi().on('refresh:progress', listener);
+}
+
+export function onWatchChanged(listener: (p: Events['watch:changed']) => void): () => void {
+  return getApi().on('watch:changed', listener);
+}

@@ -1,0 +1,434 @@
+// Watch-only balances of the active profile: the latest snapshot from main, the table's sort /
+// filter / unit state, and the refresh with its progress. Main pushes `refresh:progress` while a
+// refresh runs and `watch:changed` after each snapshot (or failure); the overview is then reloaded.
+//
+// Speed at 10,000+ rows: rows are prepared once per overview (bigint amounts, a lowercased search
+// key), kept in shallow refs (no deep proxies), sorted once per sort change, and a filter keystroke
+// is then one linear pass with String.includes over the sorted rows.
+import { acceptHMRUpdate, defineStore } from 'pinia';
+import { computed, ref, shallowRef } from 'vue';
+import type { AddAddressesResult, BalanceRowView, RefreshProgress, RefreshSummaryView, WatchOverview } from '../../../shared/ipc/contract';
+import type { IpcError } from '../../../shared/errors';
+import * as api from '../api/spyglass';
+import type { Unit } from '../lib/format';
+
+export type SortKey = 'label' | 'address' | 'type' | 'received' | 'balance' | 'utxos' | 'confirmations' | 'activity';
+export type SortDir = 'asc' | 'desc';
+export interface SortState {
+  key: SortKey;
+  dir: SortDir;
+}
+
+/** A balances row as the table uses it: the wire row plus precomputed values. */
+export interface BalanceRow extends BalanceRowView {
+  received: bigint | null;
+  balance: bigint;
+  /** Confirmations shown: the youngest UTXO's, else the node's for the last receive. */
+  confirmations: number | null;
+  /** Lowercased "label \0 node label \0 address": what the filter matches. */
+  search: string;
+  /** Lowercased label used for sorting (the local one, else the node's); '' when none. */
+  sortLabel: string;
+}
+
+export const SORT_KEYS: readonly SortKey[] = ['label', 'address', 'type', 'received', 'balance', 'utxos', 'confirmations', 'activity'];
+/** Numbers sort largest first on the first click; text A→Z. */
+export const DEFAULT_DIR: Record<SortKey, SortDir> = {
+  label: 'asc',
+  address: 'asc',
+  type: 'asc',
+  received: 'desc',
+  balance: 'desc',
+  utxos: 'desc',
+  confirmations: 'asc',
+  activity: 'desc',
+};
+
+export function prepareRow(v: BalanceRowView): BalanceRow {
+  const label = v.label === '' ? null : v.label;
+  const nodeLabel = v.nodeLabel === '' ? null : v.nodeLabel;
+  return {
+    ...v,
+    label,
+    nodeLabel,
+    received: v.receivedSats === null ? null : BigInt(v.receivedSats),
+    balance: BigInt(v.balanceSats),
+    confirmations: v.minConfirmations ?? v.receivedConfirmations,
+    search: `${label ?? ''}\u0000${nodeLabel ?? ''}\u0000${v.address}`.toLowerCase(),
+    sortLabel: (label ?? nodeLabel ?? '').toLowerCase(),
+  };
+}
+
+function cmp<T extends string | number | bigint>(a: T, b: T): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Compares two possibly-missing values; missing ones go last in both directions. */
+function cmpMissingLast<T extends string | number | bigint>(a: T | null, b: T | null, sign: number): number {
+  if (a === null) return b === null ? 0 : 1;
+  if (b === null) return -1;
+  return sign * cmp(a, b);
+}
+
+function compareBy(key: SortKey, a: BalanceRow, b: BalanceRow, sign: number): number {
+  switch (key) {
+    case 'label':
+      return cmpMissingLast(a.sortLabel === '' ? null : a.sortLabel, b.sortLabel === '' ? null : b.sortLabel, sign);
+    case 'address':
+      return sign * cmp(a.address, b.address);
+    case 'type':
+      return sign * cmp(a.type, b.type);
+    case 'received':
+      return cmpMissingLast(a.received, b.received, sign);
+    case 'balance':
+      return sign * cmp(a.balance, b.balance);
+    case 'utxos':
+      return sign * cmp(a.utxoCount, b.utxoCount);
+    case 'confirmations':
+      return cmpMissingLast(a.confirmations, b.confirmations, sign);
+    case 'activity':
+      return cmpMissingLast(a.lastActivityHeight, b.lastActivityHeight, sign);
+  }
+}
+
+/** A sorted copy; ties (and missing values) in address order, so the order is total and stable. */
+export function sortRows(rows: readonly BalanceRow[], sort: SortState): BalanceRow[] {
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  return rows.slice().sort((a, b) => compareBy(sort.key, a, b, sign) || cmp(a.address, b.address));
+}
+
+/** Whitespace-separated terms, lowercased; a row must contain every one. */
+export function filterTerms(text: string): string[] {
+  return text.trim().toLowerCase().split(/\s+/).filter((t) => t !== '');
+}
+
+export function filterRows(rows: readonly BalanceRow[], text: string, showHidden: boolean): BalanceRow[] {
+  const terms = filterTerms(text);
+  if (terms.length === 0 && showHidden) return rows as BalanceRow[];
+  const out: BalanceRow[] = [];
+  for (const r of rows) {
+    if (!showHidden && r.hidden) continue;
+    let ok = true;
+    for (const t of terms) {
+      if (!r.search.includes(t)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) out.push(r);
+  }
+  return out;
+}
+
+export interface Totals {
+  rows: number;
+  received: bigint;
+  balance: bigint;
+  utxos: number;
+}
+
+export function totalsOf(rows: readonly BalanceRow[]): Totals {
+  let received = 0n;
+  let balance = 0n;
+  let utxos = 0;
+  for (const r of rows) {
+    if (r.received !== null) received += r.received;
+    balance += r.balance;
+    utxos += r.utxoCount;
+  }
+  return { rows: rows.length, received, balance, utxos };
+}
+
+/** The refresh steps in words (progress bar, failure panel). */
+export const PHASES: Record<RefreshProgress['phase'], string> = {
+  received: 'Asking the node what each address received',
+  addressinfo: 'Reading address details from the node',
+  tips: 'Reading the node’s and the index’s tips',
+  utxos: 'Looking up UTXOs in the index',
+  write: 'Saving the snapshot',
+};
+
+const UNIT_KEY = 'spyglass.unit';
+const SORT_KEY = 'spyglass.balances.sort';
+
+function storage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
+function readUnit(): Unit {
+  return storage()?.getItem(UNIT_KEY) === 'sats' ? 'sats' : 'btc';
+}
+
+function readSort(): SortState {
+  try {
+    const raw = JSON.parse(storage()?.getItem(SORT_KEY) ?? 'null') as Partial<SortState> | null;
+    if (raw && SORT_KEYS.includes(raw.key as SortKey) && (raw.dir === 'asc' || raw.dir === 'desc')) return { key: raw.key as SortKey, dir: raw.dir };
+  } catch {
+    // a broken value falls back to the default
+  }
+  return { key: 'balance', dir: 'desc' };
+}
+
+function write(key: string, value: string): void {
+  try {
+    storage()?.setItem(key, value);
+  } catch {
+    // storage full or refused: the choice lasts for this session
+  }
+}
+
+/** Runs `fn` on the next animation frame (coalescing calls), or at once where there are no frames. */
+function nextFrame(fn: () => void): () => void {
+  if (typeof requestAnimationFrame === 'function') {
+    const id = requestAnimationFrame(fn);
+    return () => cancelAnimationFrame(id);
+  }
+  fn();
+  return () => {};
+}
+
+export const useWatchStore = defineStore('watch', () => {
+  const overview = shallowRef<WatchOverview | null>(null);
+  const rows = shallowRef<BalanceRow[]>([]);
+  const loaded = ref(false);
+  const loading = ref(false);
+  const loadError = ref<IpcError | null>(null);
+
+  const sort = ref<SortState>(readSort());
+  /** What is typed in the filter box; `filter` follows it within one frame. */
+  const filterInput = ref('');
+  const filter = ref('');
+  const showHidden = ref(false);
+  const unit = ref<Unit>(readUnit());
+
+  const refreshing = ref(false);
+  const cancelling = ref(false);
+  const progress = ref<RefreshProgress | null>(null);
+  /** The refresh call failed (e.g. not connected) — as opposed to a failure main recorded. */
+  const refreshError = ref<IpcError | null>(null);
+  const lastSummary = ref<RefreshSummaryView | null>(null);
+  /** A calm one-line note (a cancelled refresh). */
+  const notice = ref<string | null>(null);
+  /** The last failed row action (label, hide, remove…), for a toast. */
+  const actionError = ref<IpcError | null>(null);
+
+  /** Where the table was, to come back to the same place from an address page. */
+  const viewState = { scrollTop: 0, active: null as string | null };
+
+  const snapshot = computed(() => overview.value?.snapshot ?? null);
+  const offline = computed(() => overview.value?.offline === true);
+  const lastFailure = computed(() => overview.value?.lastFailure ?? null);
+  const sorted = computed(() => sortRows(rows.value, sort.value));
+  const visible = computed(() => filterRows(sorted.value, filter.value, showHidden.value));
+  const totals = computed(() => totalsOf(visible.value));
+  const hiddenCount = computed(() => rows.value.reduce((n, r) => n + (r.hidden ? 1 : 0), 0));
+  /** The refresh call's own error when main recorded none (or another one). */
+  const callError = computed(() => {
+    const e = refreshError.value;
+    if (e === null) return null;
+    const f = lastFailure.value;
+    return f !== null && f.message === e.message ? null : e;
+  });
+
+  let ownRefresh = false;
+  let refreshEndedAt = 0;
+
+  function setOverview(o: WatchOverview): void {
+    overview.value = o;
+    rows.value = o.rows.map(prepareRow);
+    if (!ownRefresh) {
+      refreshing.value = o.refreshing;
+      if (!o.refreshing) progress.value = null;
+    }
+  }
+
+  async function loadOnce(): Promise<boolean> {
+    loading.value = true;
+    try {
+      setOverview(await api.watchOverview());
+      loadError.value = null;
+      loaded.value = true;
+      return true;
+    } catch (e) {
+      loadError.value = api.asIpcError(e);
+      return false;
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  let inflight: Promise<boolean> | null = null;
+  let again = false;
+  /** Loads the overview; calls during a load make one more load after it (events come in bursts). */
+  function load(): Promise<boolean> {
+    if (inflight !== null) {
+      again = true;
+      return inflight;
+    }
+    inflight = (async () => {
+      let ok: boolean;
+      do {
+        again = false;
+        ok = await loadOnce();
+      } while (again);
+      return ok;
+    })().finally(() => {
+      inflight = null;
+    });
+    return inflight;
+  }
+
+  async function refresh(): Promise<RefreshSummaryView | null> {
+    if (ownRefresh) return null;
+    ownRefresh = true;
+    refreshing.value = true;
+    cancelling.value = false;
+    progress.value = null;
+    refreshError.value = null;
+    notice.value = null;
+    try {
+      const summary = await api.watchRefresh();
+      lastSummary.value = summary;
+      return summary;
+    } catch (e) {
+      const err = api.asIpcError(e);
+      if (err.code === 'cancelled') notice.value = 'Refresh cancelled. Nothing was written: the balances are those of the last snapshot.';
+      else refreshError.value = err;
+      lastSummary.value = null;
+      return null;
+    } finally {
+      ownRefresh = false;
+      refreshEndedAt = Date.now();
+      refreshing.value = false;
+      cancelling.value = false;
+      progress.value = null;
+      await load();
+    }
+  }
+
+  async function cancel(): Promise<boolean> {
+    cancelling.value = true;
+    try {
+      await api.watchCancel();
+      return true;
+    } catch (e) {
+      cancelling.value = false;
+      actionError.value = api.asIpcError(e);
+      return false;
+    }
+  }
+
+  function replaceRow(address: string, change: (r: BalanceRow) => BalanceRowView): void {
+    rows.value = rows.value.map((r) => (r.address === address ? prepareRow(change(r)) : r));
+  }
+
+  async function run(action: () => Promise<unknown>): Promise<boolean> {
+    actionError.value = null;
+    try {
+      await action();
+      return true;
+    } catch (e) {
+      actionError.value = api.asIpcError(e);
+      return false;
+    }
+  }
+
+  /** Sets (or, when empty, removes) the local label of an address. */
+  function setLabel(address: string, text: string): Promise<boolean> {
+    const label = text.trim();
+    return run(async () => {
+      await api.setLabel({ type: 'addr', ref: address, label });
+      replaceRow(address, (r) => ({ ...r, label: label === '' ? null : label }));
+    });
+  }
+
+  function hide(address: string, hidden: boolean): Promise<boolean> {
+    return run(async () => {
+      const reply = await api.watchHide(address, hidden);
+      replaceRow(address, (r) => ({ ...r, hidden: reply.hidden }));
+    });
+  }
+
+  function remove(address: string): Promise<boolean> {
+    return run(async () => {
+      const reply = await api.watchRemove(address);
+      if (reply.removed) rows.value = rows.value.filter((r) => r.address !== address);
+    });
+  }
+
+  /** Adds addresses; null when the call failed (see actionError). Nothing is added when any line is invalid. */
+  async function add(text: string): Promise<AddAddressesResult | null> {
+    actionError.value = null;
+    try {
+      const result = await api.watchAdd(text);
+      if (result.errors.length === 0 && result.added > 0) await load();
+      return result;
+    } catch (e) {
+      actionError.value = api.asIpcError(e);
+      return null;
+    }
+  }
+
+  async function exportCsv(includeHidden: boolean): Promise<{ text: string; rows: number } | null> {
+    actionError.value = null;
+    try {
+      return await api.exportCsv({ unit: unit.value, includeHidden });
+    } catch (e) {
+      actionError.value = api.asIpcError(e);
+      return null;
+    }
+  }
+
+  function setSort(key: SortKey, dir?: SortDir): void {
+    const next: SortState = { key, dir: dir ?? (sort.value.key === key ? (sort.value.dir === 'asc' ? 'desc' : 'asc') : DEFAULT_DIR[key]) };
+    sort.value = next;
+    write(SORT_KEY, JSON.stringify(next));
+  }
+
+  let cancelFrame: (() => void) | null = null;
+  function setFilter(text: string): void {
+    filterInput.value = text;
+    cancelFrame?.();
+    cancelFrame = nextFrame(() => {
+      cancelFrame = null;
+      filter.value = filterInput.value;
+    });
+  }
+
+  function setUnit(u: Unit): void {
+    unit.value = u;
+    write(UNIT_KEY, u);
+  }
+
+  function toggleUnit(): void {
+    setUnit(unit.value === 'btc' ? 'sats' : 'btc');
+  }
+
+  api.onRefreshProgress((p) => {
+    // A late event of a refresh that has just ended must not bring the bar back.
+    if (!ownRefresh && Date.now() - refreshEndedAt < 1500) return;
+    progress.value = p;
+    refreshing.value = true;
+  });
+  api.onWatchChanged(() => {
+    void load();
+  });
+  // Another profile, or the same one back online: its overview differs.
+  api.onConnectionChanged(() => {
+    if (loaded.value) void load();
+  });
+
+  return {
+    overview, rows, loaded, loading, loadError,
+    sort, filterInput, filter, showHidden, unit,
+    refreshing, cancelling, progress, refreshError, lastSummary, notice, actionError, viewState,
+    snapshot, offline, lastFailure, sorted, visible, totals, hiddenCount, callError,
+    load, refresh, cancel, setLabel, hide, remove, add, exportCsv, setSort, setFilter, setUnit, toggleUnit,
+  };
+});
+
+if (import.meta.hot) import.meta.hot.accept(acceptHMRUpdate(useWatchStore, import.meta.hot));
