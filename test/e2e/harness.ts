@@ -33,8 +33,9 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export async function startRig(opts: { autoDemo?: boolean } = {}): Promise<Rig> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'spyglass-e2e-'));
+/** `dataDir`: reuse a data folder (an app restart); it is then left in place on close. */
+export async function startRig(opts: { autoDemo?: boolean; dataDir?: string } = {}): Promise<Rig> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'spyglass-e2e-'));
   const profileDir = mkdtempSync(join(tmpdir(), 'spyglass-chromium-'));
   const web = await startWeb({ dataDir, staticDir: STATIC_DIR, autoDemo: opts.autoDemo ?? false });
   await web.app.services.start();
@@ -44,7 +45,7 @@ export async function startRig(opts: { autoDemo?: boolean } = {}): Promise<Rig> 
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     env: { ...process.env, HOME: profileDir, XDG_CONFIG_HOME: join(profileDir, 'config'), XDG_CACHE_HOME: join(profileDir, 'cache') },
   });
-  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
   const page = await context.newPage();
   const ipcTraffic: string[] = [];
   page.on('response', (res) => {
@@ -84,7 +85,7 @@ export async function startRig(opts: { autoDemo?: boolean } = {}): Promise<Rig> 
       await browser.close();
       await web.close();
       rmSync(profileDir, { recursive: true, force: true });
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
