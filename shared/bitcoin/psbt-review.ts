@@ -226,7 +226,8 @@ function readReviewPsbt(bytes: Uint8Array): ReviewPsbt {
   }
 
   const inputs: ReviewPsbtInput[] = [];
-  for (let i = 0; i < nIn!; i++) inputs.push(readInput(s, i, version, tx));
+  const cache: PrevTxCache = new Map();
+  for (let i = 0; i < nIn!; i++) inputs.push(readInput(s, i, version, tx, cache));
   const outputs: ReviewPsbtOutput[] = [];
   for (let i = 0; i < nOut!; i++) outputs.push(readOutput(s, i, version, tx));
   if (!s.empty) fail('extra data after PSBT');
@@ -245,7 +246,28 @@ function readReviewPsbt(bytes: Uint8Array): ReviewPsbt {
   return { version: version as 0 | 2, txVersion: tx ? tx.version : txVersion!, locktime, txModifiable, xpubs, unknown, proprietary, inputs, outputs };
 }
 
-function readInput(s: ByteReader, index: number, version: number, tx: ParsedTx | undefined): ReviewPsbtInput {
+/** Previous transactions by their bytes: inputs spending outputs of one transaction carry it again and again. */
+type PrevTxCache = Map<string, Array<{ bytes: Uint8Array; tx: ParsedTx }>>;
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function cachedPrevTx(kv: KV, cache: PrevTxCache): ParsedTx {
+  const v = kv.value;
+  const key = `${v.length}:${toHex(v.subarray(0, 48))}:${toHex(v.subarray(Math.max(0, v.length - 48)))}`;
+  const list = cache.get(key);
+  const hit = list?.find((e) => sameBytes(e.bytes, v));
+  if (hit) return hit.tx;
+  const tx = val(kv, 'Non-witness utxo', (r) => readTx(r, true));
+  if (list) list.push({ bytes: v, tx });
+  else cache.set(key, [{ bytes: v, tx }]);
+  return tx;
+}
+
+function readInput(s: ByteReader, index: number, version: number, tx: ParsedTx | undefined, cache: PrevTxCache): ReviewPsbtInput {
   const kvs = readMap(s, `input ${index}`);
   const known = version === 2 ? INPUT_V2 : INPUT_V0;
   const txin = tx?.vin[index];
@@ -272,7 +294,7 @@ function readInput(s: ByteReader, index: number, version: number, tx: ParsedTx |
     switch (kv.type) {
       case 0x00:
         oneByteKey(kv, 'Non-witness utxo');
-        inp.nonWitnessUtxo = val(kv, 'Non-witness utxo', (r) => readTx(r, true));
+        inp.nonWitnessUtxo = cachedPrevTx(kv, cache);
         break;
       case 0x01:
         oneByteKey(kv, 'Witness utxo');

@@ -558,3 +558,54 @@ describe('PSBT version 2 and PSBTs Core refuses', () => {
 });
 
 const WATCHED_SCRIPT_HEX = '0014f47a096feed2ddca37677a159321fc1b0313ab82';
+
+describe('review: errors are data, and big PSBTs are quick', () => {
+  it('never throws on mutated recorded PSBTs (fixed-seed fuzz)', () => {
+    let seed = 4242;
+    const rnd = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const bases = cases
+      .map((r) => (JSON.parse(r.request.body) as { params: unknown[] }).params[0])
+      .filter((p): p is string => typeof p === 'string' && p.startsWith('cHNidP8'));
+    let reviewed = 0;
+    for (let it = 0; it < 3000; it++) {
+      let out = Buffer.from(bases[rnd(bases.length)]!, 'base64');
+      for (let j = 1 + rnd(3); j > 0; j--) {
+        const op = rnd(3);
+        const pos = rnd(out.length);
+        if (op === 0) out[pos] = rnd(256);
+        else if (op === 1) out = Buffer.concat([out.subarray(0, pos), out.subarray(pos + 1 + rnd(4))]);
+        else out = Buffer.concat([out.subarray(0, pos), Buffer.from([rnd(256)]), out.subarray(pos)]);
+      }
+      const p = parsePsbtForReview(Uint8Array.from(out));
+      if (!p.ok) {
+        expect(typeof p.message).toBe('string');
+        continue;
+      }
+      const r = reviewPsbt(p.psbt, CTX);
+      expect(r.inputs.length).toBe(p.psbt.inputs.length);
+      reviewed++;
+    }
+    expect(reviewed).toBeGreaterThan(100);
+  });
+
+  it('1000 inputs, each with its 10 kB previous transaction: parsed and reviewed well under a second', () => {
+    const inputs: NonNullable<Craft['inputs']> = [];
+    const filler = Array.from({ length: 330 }, (_, k) => ({ value: 1000n + BigInt(k), script: THEM.script }));
+    for (let i = 0; i < 1000; i++) {
+      const tx: Tx = { version: 2, locktime: 0, vin: [{ prevTxid: (i + 1).toString(16).padStart(64, '0'), vout: 0, scriptSig: new Uint8Array(0), sequence: 0xffffffff, witness: [] }], vout: [{ value: 50_000n, script: ME.script }, ...filler] };
+      const bytes = serializeTx(tx, { witness: false });
+      inputs.push({ txid: parseTx(bytes).txid, fields: [nonWitnessUtxo(h(bytes)), witnessUtxo(50_000n, ME.script)] });
+    }
+    const b64 = craft({ inputs, outputs: [{ value: 49_000_000n, script: THEM.script }] });
+    const bytes = decodeBase64Core(b64)!;
+    expect(bytes.length).toBeGreaterThan(10_000_000);
+    const t0 = performance.now();
+    const r = review(b64);
+    const ms = performance.now() - t0;
+    expect(r.summary).toMatchObject({ inputCount: 1000, fee: 1_000_000n, vsize: 68_044 }); // weight 4 × 41043 + 2 + 1000 × 108
+    expect(ms).toBeLessThan(1000);
+  });
+});
