@@ -314,12 +314,33 @@ function readKey(s: ByteReader): Uint8Array {
   return s.varBytes();
 }
 
-/** key_lookup.emplace(key) failing: the exact key was seen before in this map. */
-function keySeen(lookup: string[], key: Uint8Array): boolean {
-  const k = key.length === 1 ? String(key[0]) : toHex(key);
-  if (lookup.includes(k)) return true;
-  lookup.push(k);
-  return false;
+/**
+ * The keys of one map checked for duplicates (Core's `key_lookup`, a std::set): a short array
+ * while few (most maps hold a handful), a Set past that, so a map with thousands of keys (a
+ * PSBT of many taproot script signatures, say) is not quadratic.
+ */
+class KeyLookup {
+  private list: string[] = [];
+  private set: Set<string> | undefined;
+
+  /** key_lookup.emplace(key) failing: the exact key was seen before in this map. */
+  seen(key: Uint8Array): boolean {
+    const k = key.length === 1 ? String(key[0]) : toHex(key);
+    const set = this.set;
+    if (set) {
+      if (set.has(k)) return true;
+      set.add(k);
+      return false;
+    }
+    if (this.list.includes(k)) return true;
+    this.list.push(k);
+    if (this.list.length > 16) this.set = new Set(this.list);
+    return false;
+  }
+}
+
+function keySeen(lookup: KeyLookup, key: Uint8Array): boolean {
+  return lookup.seen(key);
 }
 
 /** Parses a non_witness_utxo (TX_WITH_WITNESS) reusing an earlier parse of identical bytes. */
@@ -379,7 +400,7 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
     proprietary: NO_MAP,
     unknown: NO_MAP,
   };
-  const lookup: string[] = [];
+  const lookup = new KeyLookup();
   let foundSep = false;
   while (!s.empty) {
     const key = readKey(s);
@@ -583,7 +604,7 @@ function readOutput(s: ByteReader): PsbtOutput {
     proprietary: NO_MAP,
     unknown: NO_MAP,
   };
-  const lookup: string[] = [];
+  const lookup = new KeyLookup();
   let foundSep = false;
   while (!s.empty) {
     const key = readKey(s);
@@ -688,7 +709,7 @@ function readPsbt(bytes: Uint8Array): Psbt {
   if (magic[0] !== 0x70 || magic[1] !== 0x73 || magic[2] !== 0x62 || magic[3] !== 0x74 || magic[4] !== 0xff) {
     fail('Invalid PSBT magic bytes');
   }
-  const lookup: string[] = [];
+  const lookup = new KeyLookup();
   const seenXpubs = new Set<string>();
   let tx: ParsedTx | undefined;
   let version: number | undefined;
@@ -720,7 +741,10 @@ function readPsbt(bytes: Uint8Array): Psbt {
       case 0x01: {
         if (key.length !== 79) fail('Size of key was not the expected size for the type global xpub');
         const pub = key.subarray(46, 79);
-        if (!isFullyValidPubkey(pub)) fail('Invalid pubkey');
+        // CExtPubKey::Decode drops the key of a depth-0 (master) xpub whose parent fingerprint or
+        // child number is not zero (BIP32 test vector 5), so IsFullyValid fails as for a bad point.
+        const badMaster = key[5] === 0 && (key[6]! | key[7]! | key[8]! | key[9]! | key[10]! | key[11]! | key[12]! | key[13]!) !== 0;
+        if (badMaster || !isFullyValidPubkey(pub)) fail('Invalid pubkey');
         const sort = hexOf(pub) + hexOf(key, 14, 46);
         if (seenXpubs.has(sort)) fail('Duplicate key, global xpub already provided');
         seenXpubs.add(sort);
