@@ -45,7 +45,10 @@ decode --batch <FILE>
     {"result": <decodepsbt result, compact JSON>, "error": null}
     {"result": null, "error": {"code": -22, "message": "TX decode failed …"}}
   A line that fails to decode is data, not a failure: the exit code is 0 unless FILE cannot be
-  read (exit 2). FILE "-" reads standard input.`;
+  read (exit 2). FILE "-" reads standard input.
+
+In scripts use \`npm run -s psbt -- …\` (or \`npx tsx cli/psbt.ts …\`): without -s, npm prints its
+own banner on stdout before the output.`;
 
 class UsageError extends Error {}
 /** Fatal: exit 2 with this message on stderr. */
