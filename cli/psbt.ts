@@ -228,7 +228,9 @@ async function readInputFile(path: string, maxBytes: number): Promise<Buffer> {
 }
 
 /** A file's content as a PSBT: binary when it starts with the magic or holds non-text bytes. */
-function fromFile(buf: Buffer, label: string, maxBytes: number): PsbtSource | { kind: 'error'; message: string } {
+function fromFile(file: Buffer, label: string, maxBytes: number): PsbtSource | { kind: 'error'; message: string } {
+  // A text file saved with a UTF-8 byte order mark is still text.
+  const buf = file.length >= 3 && file[0] === 0xef && file[1] === 0xbb && file[2] === 0xbf ? file.subarray(3) : file;
   const binary = (buf.length >= 5 && buf[0] === 0x70 && buf[1] === 0x73 && buf[2] === 0x62 && buf[3] === 0x74 && buf[4] === 0xff) ||
     buf.some((c) => c === 0 || c >= 0x7f || (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c && c !== 0x0b));
   if (binary) {

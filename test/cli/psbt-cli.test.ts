@@ -171,12 +171,12 @@ describe('psbt decode: single PSBTs', () => {
     expectMatchesRecording(run.stdout.trimEnd(), signed.body);
   });
 
-  it('--json from a binary .psbt file, a wrapped base64 text file and a hex argument', async () => {
+  it('--json from a binary .psbt file, a wrapped base64 text file (BOM, CRLF) and a hex argument', async () => {
     const bytes = Buffer.from(multisig.param, 'base64');
     const bin = join(dir, 'multisig.psbt');
     writeFileSync(bin, bytes);
     const txt = join(dir, 'multisig.b64');
-    writeFileSync(txt, multisig.param.replace(/(.{64})/g, '$1\n') + '\n');
+    writeFileSync(txt, '\ufeff' + multisig.param.replace(/(.{64})/g, '$1\r\n') + '\r\n'); // UTF-8 BOM, CRLF lines
     const want = devnetText(multisig.param) + '\n';
     const runs = await Promise.all([
       cli(['decode', bin, '--json', '--network', 'regtest']),
