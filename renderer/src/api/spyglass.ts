@@ -45,3 +45,7 @@ export function onRefreshProgress(listener: (p: Events['refresh:progress']) => v
 export function onWatchChanged(listener: (p: Events['watch:changed']) => void): () => void {
   return getApi().on('watch:changed', listener);
 }
+
+// ——— PSBT review (issue 4): the text goes to main as base64 or hex; files are read in the renderer ———
+export const psbtReview = (psbt: string, encoding: Request<'psbt:review'>['encoding'] = 'auto') => call('psbt:review', { psbt, encoding });
+export const psbtCrosscheck = (psbt: string, encoding: Request<'psbt:crosscheck'>['encoding'] = 'auto') => call('psbt:crosscheck', { psbt, encoding });

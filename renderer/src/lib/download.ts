@@ -1,7 +1,18 @@
 // Saves text as a file the way a page can: a Blob and a temporary <a download>. In Electron the
 // download goes through the session's save dialog; in a browser, to the downloads folder.
 export function downloadText(filename: string, text: string, mime: string): void {
-  const blob = new Blob([text], { type: mime });
+  downloadBlob(filename, new Blob([text], { type: mime }));
+}
+
+/** Saves bytes exactly as given (a binary .psbt): a Blob of the Uint8Array, no text encoding on the way. */
+export function downloadBytes(filename: string, bytes: Uint8Array, mime = 'application/octet-stream'): void {
+  // Copied into a plain ArrayBuffer (Blob refuses views of a SharedArrayBuffer); exactly bytes.length bytes.
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  downloadBlob(filename, new Blob([copy], { type: mime }));
+}
+
+function downloadBlob(filename: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -13,6 +24,15 @@ export function downloadText(filename: string, text: string, mime: string): void
   a.remove();
   // Revoke after the click has been handled (revoking at once can cancel the download).
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Reads a picked or dropped file's bytes. */
+export async function readFileBytes(file: File): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await file.arrayBuffer());
+  } catch (e) {
+    throw new Error(`“${file.name}” could not be read${e instanceof Error && e.message ? `: ${e.message}` : ''}`);
+  }
 }
 
 /** Reads a picked file as UTF-8 text. */
