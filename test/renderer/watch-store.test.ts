@@ -471,3 +471,23 @@ describe('useWatchStore actions and events', () => {
     expect(watch.loaded).toBe(true);
   });
 });
+
+describe('incremental filtering', () => {
+  it('typing on, deleting, and changing the text all give the same rows as filtering from scratch', async () => {
+    const views = generate(3000, 11);
+    api.handle('watch:overview', overview(views));
+    const watch = useWatchStore();
+    await watch.load();
+    const sequence = ['c', 'co', 'col', 'cold', 'cold ', 'cold s', 'cold st', 'cold s', 'cold', 'old', 'bcrt1q', 'bcrt1qa', '', 'ALICE', 'alice 1', 'x'];
+    for (const text of sequence) {
+      watch.setFilter(text);
+      const want = views.filter((v) => !v.hidden && naiveMatch(v, text)).map((v) => v.address).sort();
+      expect(watch.visible.map((r) => r.address).sort(), `filter ${JSON.stringify(text)}`).toEqual(want);
+    }
+    watch.setFilter('cold');
+    watch.showHidden = true;
+    expect(watch.visible.length).toBe(views.filter((v) => naiveMatch(v, 'cold')).length);
+    watch.setSort('address');
+    expect(watch.visible.map((r) => r.address)).toEqual(views.filter((v) => naiveMatch(v, 'cold')).map((v) => v.address).sort());
+  });
+});

@@ -222,8 +222,33 @@ export const useWatchStore = defineStore('watch', () => {
   const snapshot = computed(() => overview.value?.snapshot ?? null);
   const offline = computed(() => overview.value?.offline === true);
   const lastFailure = computed(() => overview.value?.lastFailure ?? null);
-  const sorted = computed(() => sortRows(rows.value, sort.value));
-  const visible = computed(() => filterRows(sorted.value, filter.value, showHidden.value));
+  // Sorted copies are kept per sort for the current rows, so going back to a sort is instant.
+  let sortCache: { rows: BalanceRow[]; byKey: Map<string, BalanceRow[]> } | null = null;
+  const sorted = computed(() => {
+    const all = rows.value;
+    const { key, dir } = sort.value;
+    if (sortCache === null || sortCache.rows !== all) sortCache = { rows: all, byKey: new Map() };
+    const k = `${key}:${dir}`;
+    let out = sortCache.byKey.get(k);
+    if (out === undefined) {
+      out = sortRows(all, { key, dir });
+      sortCache.byKey.set(k, out);
+    }
+    return out;
+  });
+  // Typing on (the new text extends the old) can only narrow the result: filter the last result
+  // instead of every row.
+  let lastFilter: { base: BalanceRow[]; hidden: boolean; text: string; out: BalanceRow[] } | null = null;
+  const visible = computed(() => {
+    const base = sorted.value;
+    const hidden = showHidden.value;
+    const text = filter.value.toLowerCase();
+    const last = lastFilter;
+    const narrowing = last !== null && last.base === base && last.hidden === hidden && text.startsWith(last.text) && filterTerms(last.text).length > 0;
+    const out = filterRows(narrowing ? last.out : base, text, hidden);
+    lastFilter = { base, hidden, text, out };
+    return out;
+  });
   const totals = computed(() => totalsOf(visible.value));
   const hiddenCount = computed(() => rows.value.reduce((n, r) => n + (r.hidden ? 1 : 0), 0));
   /** The refresh call's own error when main recorded none (or another one). */
