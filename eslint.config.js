@@ -9,7 +9,7 @@ import vueParser from 'vue-eslint-parser';
 //   electron/main/**   → shared/, Node; no 'electron' except electron/main/index.ts; devnet only in demo.ts
 //   electron/preload/  → shared/ipc/names + 'electron' (renderer-side APIs)
 //   renderer/          → shared/, vue, pinia, vue-router; never electron/, devnet/ or Node
-//   devnet/            → shared/ only (plus Node)
+//   devnet/, cli/      → shared/ only (plus Node)
 const nodeBuiltins = ['node:*', 'fs', 'path', 'http', 'https', 'net', 'os', 'crypto', 'child_process', 'url', 'zlib', 'stream', 'events', 'util', 'buffer', 'worker_threads'];
 const nativeModules = ['keytar', 'better-sqlite3'];
 
@@ -71,6 +71,13 @@ export default tseslint.config(
     rules: restrict(
       { group: [...nodeBuiltins, ...nativeModules], message: 'The sandboxed preload has no Node modules.' },
       { group: ['**/electron/main/**', '**/renderer/**', '**/devnet/**', '**/shared/ipc/contract*', 'zod'], message: 'The preload imports only shared/ipc/names and electron.' },
+    ),
+  },
+  {
+    files: ['cli/**/*.ts'],
+    rules: restrict(
+      { group: ['electron', 'vue', 'pinia', 'vue-router', ...nativeModules], message: 'cli/ imports shared/ and Node only.' },
+      { group: ['**/electron/**', '**/renderer/**', '**/devnet/**'], message: 'cli/ imports shared/ and Node only.' },
     ),
   },
   {
