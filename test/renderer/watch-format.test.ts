@@ -55,7 +55,7 @@ describe('getaddressinfo grouping', () => {
     expect(multisigOf(info)).toEqual({ m: 2, n: 3 });
     const groups = groupAddressInfo(info);
     const ids = groups.map((g) => g.id);
-    expect(ids).toEqual(['script', 'descriptor', 'hd', 'keys', 'wallet', 'embedded', 'other']);
+    expect(ids).toEqual(['script', 'embedded', 'descriptor', 'hd', 'keys', 'wallet', 'other']);
     // The m-of-n of the embedded script is told under Keys.
     expect(groups.find((g) => g.id === 'keys')!.fields).toEqual([{ key: 'multisig', label: 'Multisig', value: '2 of 3', mono: true, hint: 'sigsrequired of pubkeys' }]);
     const keys = groups.flatMap((g) => g.fields.map((f) => f.key));

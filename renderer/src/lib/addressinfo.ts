@@ -135,7 +135,8 @@ export function groupAddressInfo(info: Record<string, unknown>): InfoGroup[] {
       for (const k of Object.keys(g.keys)) known.add(k);
     }
     for (const [k, v] of Object.entries(e)) if (!known.has(k)) fields.push({ key: `embedded.${k}`, label: k, value: display(k, v), mono: true });
-    groups.push({ id: 'embedded', title: 'Embedded script (inside P2SH)', fields });
+    // Right after the outer script it wraps.
+    groups.splice(groups[0]?.id === 'script' ? 1 : 0, 0, { id: 'embedded', title: 'Embedded script (inside P2SH)', fields });
   }
   const other: InfoField[] = [];
   for (const [k, v] of Object.entries(info)) if (!seen.has(k)) other.push({ key: k, label: k, value: display(k, v), mono: true });
