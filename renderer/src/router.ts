@@ -10,6 +10,7 @@ import LabelsView from './views/LabelsView.vue';
 import ReconcileView from './views/ReconcileView.vue';
 import TransactionView from './views/TransactionView.vue';
 import ProfileFormView from './views/ProfileFormView.vue';
+import PsbtView from './views/PsbtView.vue';
 import SettingsView from './views/SettingsView.vue';
 import WelcomeView from './views/WelcomeView.vue';
 import { useProfilesStore } from './stores/profiles';
@@ -32,6 +33,8 @@ export function createAppRouter(): Router {
       { path: '/history', name: 'history', component: HistoryView, meta: { title: 'History' } },
       { path: '/reconcile', name: 'reconcile', component: ReconcileView, meta: { title: 'Reconciliation' } },
       { path: '/labels', name: 'labels', component: LabelsView, meta: { title: 'Labels' } },
+      // No profile or connection needed: PSBTs are reviewed offline.
+      { path: '/psbt', name: 'psbt', component: PsbtView, meta: { title: 'Review PSBT' } },
       { path: '/:rest(.*)*', redirect: '/' },
     ],
   });
