@@ -884,8 +884,16 @@ export class Descriptor {
   }
 
   private str(mode: StrMode): string {
-    return addChecksum(nodeString(this.node, mode, this.branches === 1 ? 0 : null, this.network));
+    let out = this.#strings.get(mode);
+    if (out === undefined) {
+      out = addChecksum(nodeString(this.node, mode, this.branches === 1 ? 0 : null, this.network));
+      this.#strings.set(mode, out);
+    }
+    return out;
   }
+
+  /** The node tree never changes after parsing, so each string form is computed once. */
+  readonly #strings = new Map<StrMode, string>();
 
   /**
    * Core ToNormalizedString with checksum (what listdescriptors / getaddressinfo parent_desc
