@@ -13,7 +13,7 @@ import { WatchRepository } from '../../electron/main/store/watch';
 import { parseBtc } from '../../shared/amounts';
 import { PSBT_WARNING_CODES, type PsbtWarningCode } from '../../shared/bitcoin/psbt-review';
 import { TestRpc } from '../support/rpc';
-import { EXPECTED_SEVERITY, devnetSpend, recording, unhex, warningPsbts, type Unspent } from './fixtures/psbt-craft';
+import { EXPECTED_SEVERITY, OP_RETURN_TEXT, devnetSpend, recording, unhex, v2Psbt, warningPsbts, type Unspent } from './fixtures/psbt-craft';
 import { e2eSkipReason, startRig, type Rig } from './harness';
 
 const skip = e2eSkipReason();
@@ -342,8 +342,30 @@ describe.skipIf(skip !== null)(`PSBT review (Chromium e2e)${skip ? ` — skipped
           expect(await page.getByTestId('psbt-fee-unknown').isVisible()).toBe(true);
           await shot('30-psbt-core-refuses');
         }
+        if (w.name === 'negative-fee') {
+          const opReturn = page.locator('[data-testid="psbt-output-row"][data-kind="op_return"]');
+          expect(await opReturn.getByTestId('psbt-output-opreturn').getAttribute('data-format')).toBe('text');
+          expect(await opReturn.getByTestId('psbt-output-opreturn').innerText()).toBe(`“${OP_RETURN_TEXT}”`);
+          expect(await opReturn.getByTestId('psbt-output-kind').innerText()).toBe('OP_RETURN');
+        }
       }
       expect([...seen].sort()).toEqual([...PSBT_WARNING_CODES].sort());
+    });
+
+    it('a PSBT version 2 (BIP 370): reviewed, and Core v30’s refusal shown', async () => {
+      const page = rig.page;
+      await paste(page, v2Psbt(unhex(coin.scriptPubKey)));
+      expect(await page.getByTestId('psbt-version').getAttribute('data-version')).toBe('2');
+      expect(await page.getByTestId('psbt-core-error').getAttribute('data-message')).toBe('TX decode failed Unsupported version number: iostream error');
+      expect(await page.getByTestId('psbt-input-row').first().getAttribute('data-watched')).toBe('true');
+      expect(await page.getByTestId('psbt-summary').getAttribute('data-fee')).toBe('1000');
+      expect(await page.getByTestId('psbt-core-json-details').innerText()).toContain('none: Core refuses this PSBT');
+      // Both sides refuse it the same way.
+      await page.getByTestId('psbt-crosscheck').click();
+      await page.locator('[data-testid="psbt-crosscheck-result"][data-available="true"]').waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('psbt-crosscheck-result').getAttribute('data-agrees')).toBe('true');
+      expect(await page.getByTestId('psbt-crosscheck-verdict').innerText()).toContain('it refuses this PSBT with the same error');
+      await shot('30-psbt-v2');
     });
   });
 });
