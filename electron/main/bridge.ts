@@ -54,7 +54,8 @@ function tokenMatches(given: string | null, token: string): boolean {
 
 export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   const token = opts.token ?? randomBytes(32).toString('hex');
-  const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
+  // The largest channel payloads are 20 MB texts (PSBTs, label files, address lists) plus JSON quoting.
+  const maxBody = opts.maxBodyBytes ?? 32 * 1024 * 1024;
   const sockets = new Set<import('node:net').Socket>();
   const streams = new Set<http.ServerResponse>();
   let port = 0;
