@@ -596,7 +596,8 @@ function shortList(items: number[], prefix = '#'): string {
   return items.length > 8 ? `${shown} and ${items.length - 8} more` : shown;
 }
 
-function typeName(t: TxoutType): string {
+/** Short output type names (p2pkh, p2wpkh, p2tr, op_return…) as the app shows them. */
+export function typeName(t: TxoutType): string {
   switch (t) {
     case 'pubkeyhash':
       return 'p2pkh';

@@ -19,6 +19,8 @@ import type {
 } from '../../../shared/ipc/contract';
 import { decodeDestination } from '../../../shared/bitcoin/address';
 import { checkTxInBlock } from '../../../shared/bitcoin/merkle';
+import { typeName } from '../../../shared/bitcoin/psbt-review';
+import { solver } from '../../../shared/bitcoin/script';
 import { NETWORKS, type Network } from '../../../shared/bitcoin/networks';
 import { mergeLabels, parseBip329, serializeBip329, type LabelRecord } from '../../../shared/bip329';
 import { toCsv } from '../../../shared/csv';
@@ -39,28 +41,11 @@ export interface WatchServiceDeps {
 
 const s = (v: bigint): string => v.toString();
 
-/** Address type names as the balances table shows them. */
+/** Address type names as the balances table shows them (the same names as the PSBT review). */
 export function addressType(address: string, network: Network | null): string {
-  const nets = network ? [network] : Object.values(NETWORKS);
-  for (const net of nets) {
+  for (const net of network ? [network] : Object.values(NETWORKS)) {
     const d = decodeDestination(address, net);
-    if (!d.ok) continue;
-    switch (d.dest.type) {
-      case 'pkhash':
-        return 'p2pkh';
-      case 'scripthash':
-        return 'p2sh';
-      case 'witness_v0_keyhash':
-        return 'p2wpkh';
-      case 'witness_v0_scripthash':
-        return 'p2wsh';
-      case 'witness_v1_taproot':
-        return 'p2tr';
-      case 'anchor':
-        return 'anchor';
-      default:
-        return 'witness_unknown';
-    }
+    if (d.ok) return typeName(solver(d.script).type);
   }
   return 'unknown';
 }
