@@ -307,9 +307,13 @@ describe('RefreshEngine on devnet demo', () => {
     expect(events.filter((e) => e.phase === 'utxos').at(-1)!.total).toBe(all);
   });
 
-  it('warm: nothing changed → no getaddressinfo, no address/utxo; the snapshot is the same', async () => {
+  it('warm: nothing changed → no getaddressinfo, no address/utxo, no new snapshot; the latest one records the check', async () => {
     rpc.reset();
     index.lookups.length = 0;
+    const countRows = (): number => db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM snapshot_utxos').get()!.n;
+    const rowsBefore = countRows();
+    const snapshotsBefore = store.listSnapshots(profileId).length;
+    const balancesBefore = store.balances(profileId, cold.snapshotId);
     const t0 = performance.now();
     const warm = await engine.run();
     measured.warm = Math.round(performance.now() - t0);
@@ -317,14 +321,44 @@ describe('RefreshEngine on devnet demo', () => {
     expect(rpc.n('listreceivedbyaddress')).toBe(1);
     expect(index.lookups).toEqual([]);
     expect(warm.fetched).toEqual([]);
+    expect(warm.unchanged).toBe(true);
     expect(warm.previousId).toBe(cold.snapshotId);
+    expect(warm.snapshotId).toBe(cold.snapshotId);
     expect(warm.counts).toMatchObject({ infosFetched: 0, utxoLookups: 0, carriedForward: cold.counts.addresses });
     expect(warm.diff).toEqual({ newUtxos: 0, newSats: 0n, spentUtxos: 0, spentSats: 0n, newTxids: 0 });
-    expect(store.diff(cold.snapshotId, warm.snapshotId)).toMatchObject({ newUtxos: [], spentUtxos: [], newTxids: [] });
-    const strip = (rows: ReturnType<WatchRepository['balances']>) => rows.map(({ fetchState: _f, ...r }) => r);
-    expect(strip(store.balances(profileId, warm.snapshotId))).toEqual(strip(store.balances(profileId, cold.snapshotId)));
-    expect(store.fetchStates(warm.snapshotId).get(userAddresses[0]!)?.state).toBe('carried');
+    // No UTXO row and no snapshot row written: the history holds no identical snapshot.
+    expect(countRows()).toBe(rowsBefore);
+    expect(store.listSnapshots(profileId)).toHaveLength(snapshotsBefore);
+    expect(store.history(profileId)).toHaveLength(1);
+    // The latest snapshot tells when it was last checked ("offline — as of <time>").
+    expect(store.latestSnapshot(profileId)).toMatchObject({ id: cold.snapshotId, takenAt: warm.takenAt, node: warm.node, index: warm.index });
+    expect(store.balances(profileId, warm.snapshotId)).toEqual(balancesBefore);
+    expect(store.fetchStates(warm.snapshotId).get(userAddresses[0]!)?.state).toBe('fetched');
     await expectSnapshotMatchesTruth(warm);
+  });
+
+  it('after a block, the next refresh with nothing changed writes no snapshot; a failure in between makes it write one', async () => {
+    // A block to an address nobody watches: the index tip moves, so the user addresses are looked up
+    // (a new snapshot); the refresh after it has nothing to do.
+    await mine(1);
+    const moved = await engine.run();
+    expect(moved.unchanged).toBe(false);
+    expect(moved.fetched).toEqual(expect.arrayContaining(userAddresses)); // (and any mempool receive the block confirmed)
+    const countRows = (): number => db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM snapshot_utxos').get()!.n;
+    const rowsBefore = countRows();
+    const again = await engine.run();
+    expect(again).toMatchObject({ unchanged: true, snapshotId: moved.snapshotId, previousId: moved.snapshotId, fetched: [] });
+    expect(countRows()).toBe(rowsBefore);
+    await expectSnapshotMatchesTruth(again);
+
+    // A failure after the latest snapshot: the next refresh writes a new snapshot, so that the failure
+    // stays before a later good snapshot instead of after an updated one.
+    store.recordFailure(profileId, { takenAt: new Date().toISOString(), step: 'received', code: 'net.refused', message: 'test' });
+    const after = await engine.run();
+    expect(after.unchanged).toBe(false);
+    expect(after.snapshotId).toBeGreaterThan(moved.snapshotId);
+    expect(store.lastAttempt(profileId)?.id).toBe(after.snapshotId);
+    await expectSnapshotMatchesTruth(after);
   });
 
   it('a payment to a watched address, a spend from watched addresses and a block: only the changed addresses are fetched; the diff is right', async () => {

@@ -322,6 +322,32 @@ describe('snapshots', () => {
     ]);
   });
 
+  it('touchSnapshot records a check with nothing changed in place: time, tips, confirmations; no UTXO row written', () => {
+    const first = repo.writeSnapshot(profileId, firstSnapshot());
+    const utxoRows = (): number => db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM snapshot_utxos').get()!.n;
+    const rows = utxoRows();
+    const balances = repo.balances(profileId, first);
+    const received = firstSnapshot().received.map((r) => (r.address === A ? { ...r, confirmations: 7, nodeLabel: 'rent 2026' } : r));
+    repo.touchSnapshot(profileId, first, { takenAt: '2026-01-02T00:20:00.000Z', node: tip(102, 'b'), index: tip(102, 'b'), received });
+    expect(utxoRows()).toBe(rows);
+    expect(repo.listSnapshots(profileId)).toHaveLength(1);
+    expect(repo.history(profileId)).toEqual([expect.objectContaining({ snapshotId: first, takenAt: '2026-01-02T00:20:00.000Z', nodeHeight: 102, indexHeight: 102, balanceSats: 150_000_007n })]);
+    expect(repo.latestSnapshot(profileId)).toMatchObject({ id: first, takenAt: '2026-01-02T00:20:00.000Z', node: tip(102, 'b'), index: tip(102, 'b'), utxoCount: 3 });
+    expect(repo.received(first).get(A)).toMatchObject({ confirmations: 7, nodeLabel: 'rent 2026', nodeUnspent: { hash: 'h1' } });
+    // Confirmations of the UTXOs follow the new index tip; everything else is as it was.
+    const after = repo.balances(profileId, first);
+    expect(after.find((r) => r.address === A)).toMatchObject({ receivedConfirmations: 7, nodeLabel: 'rent 2026', minConfirmations: 4, balanceSats: 150_000_000n });
+    expect(after.map(({ address, balanceSats, utxoCount, fetchState, fetchedAt }) => ({ address, balanceSats, utxoCount, fetchState, fetchedAt }))).toEqual(
+      balances.map(({ address, balanceSats, utxoCount, fetchState, fetchedAt }) => ({ address, balanceSats, utxoCount, fetchState, fetchedAt })),
+    );
+    // Only the last refresh can be updated in place: not after a failure, nor an older snapshot; nor an unknown address.
+    const stranger = { ...received[0]!, address: C };
+    expect(appError(() => repo.touchSnapshot(profileId, first, { takenAt: '2026-01-02T00:30:00.000Z', node: tip(102, 'b'), index: tip(102, 'b'), received: [stranger] })).code).toBe('input.invalid');
+    expect(repo.latestSnapshot(profileId)?.takenAt).toBe('2026-01-02T00:20:00.000Z'); // rolled back
+    repo.recordFailure(profileId, { takenAt: '2026-01-02T00:40:00.000Z', step: 'received', code: 'net.refused', message: 'down' });
+    expect(appError(() => repo.touchSnapshot(profileId, first, { takenAt: '2026-01-02T00:50:00.000Z', node: tip(102, 'b'), index: tip(102, 'b'), received })).message).toMatch(/not the last refresh/);
+  });
+
   it('a failure is recorded beside the snapshots and the latest good one stays the latest', () => {
     const first = repo.writeSnapshot(profileId, firstSnapshot());
     const failed = repo.recordFailure(profileId, { takenAt: '2026-01-03T00:00:00.000Z', step: 'utxos', code: 'index.http', message: 'HTTP 500', node: tip(101, 'c'), index: null });

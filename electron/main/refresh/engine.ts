@@ -11,7 +11,11 @@
 //                block found during the lookups makes the next refresh look again rather than never
 //   utxos        index `address/utxo` for the addresses that changed (below), all queued at once on the
 //                index client, which applies its own rate limit and concurrency cap
-//   write        the snapshot, in one SQLite transaction; then old snapshots are pruned
+//   write        the snapshot, in one SQLite transaction; then old snapshots are pruned. When nothing
+//                changed (no lookup, no getaddressinfo, the same addresses, received amounts, txids and
+//                node-unspent digests as the latest snapshot, which is 'ok' and the last attempt), no
+//                snapshot is written: the latest one takes the check's time, tips and confirmations in
+//                place (WatchRepository.touchSnapshot, one transaction) and the result says `unchanged`
 //
 // Which addresses are looked up in the index. A node address is looked up when it was never fetched,
 // its last lookup failed, or, against the latest good snapshot, its received amount or txids changed,
@@ -48,6 +52,7 @@ import {
   type NodeUnspent,
   type ReceivedRecord,
   type RefreshStep,
+  type Snapshot,
   type SnapshotAddress,
   type Tip,
   type WatchRepository,
@@ -71,6 +76,11 @@ export interface RefreshResult {
   /** The good snapshot this one was compared with (and carried UTXOs from); null for the first. */
   previousId: number | null;
   status: 'ok' | 'partial';
+  /**
+   * True when the refresh found nothing changed and wrote no new snapshot: `snapshotId` is then the
+   * latest snapshot (= `previousId`), whose time, tips and confirmations were updated in place.
+   */
+  unchanged: boolean;
   takenAt: string;
   node: Tip;
   index: Tip;
@@ -417,6 +427,38 @@ export class RefreshEngine {
       // ---- 5. write
       endStep('write');
       progress('write', 0, 1, true);
+      if (prev !== null && infos.length === 0 && this.#unchanged(prev.id, prev.status, plan, received, prevReceived, prevFetch)) {
+        // Nothing changed: the latest snapshot records the check (time, tips, confirmations) in place.
+        this.#store.touchSnapshot(profileId, prev.id, { takenAt, node: nodeTip, index: indexTip, received });
+        progress('write', 1, 1, true);
+        endStep('write');
+        timings.total = Math.round(performance.now() - t0);
+        const result: RefreshResult = {
+          snapshotId: prev.id,
+          previousId: prev.id,
+          status: 'ok',
+          unchanged: true,
+          takenAt,
+          node: nodeTip,
+          index: indexTip,
+          counts: {
+            addresses: plan.length,
+            nodeAddresses: received.length,
+            userAddresses: userAddresses.length,
+            infosFetched: 0,
+            infoErrors,
+            utxoLookups: 0,
+            utxoFailures: 0,
+            carriedForward: plan.length,
+            utxosFetched: 0,
+          },
+          fetched: [],
+          diff: { newUtxos: 0, newSats: 0n, spentUtxos: 0, spentSats: 0n, newTxids: 0 },
+          timings,
+        };
+        this.#log.info(`refresh: nothing changed, snapshot ${prev.id} checked at ${takenAt} (addresses=${plan.length}) in ${timings.total} ms`);
+        return result;
+      }
       const addresses: SnapshotAddress[] = plan.map((p): SnapshotAddress => {
         if (!p.fetch) return { address: p.address, source: p.source, state: 'carried' };
         const got = lookups.get(p.address);
@@ -452,6 +494,7 @@ export class RefreshEngine {
         snapshotId,
         previousId: prev?.id ?? null,
         status: failures > 0 ? 'partial' : 'ok',
+        unchanged: false,
         takenAt,
         node: nodeTip,
         index: indexTip,
@@ -487,6 +530,37 @@ export class RefreshEngine {
       }
       throw err;
     }
+  }
+
+  /**
+   * Whether a refresh found nothing that a new snapshot would record differently from the latest one
+   * `prevId` apart from the time, the tips and the node's confirmations and labels: no lookup, the
+   * same addresses with the same sources, the same received amounts, txid sets and node-unspent
+   * digests, the previous snapshot 'ok' and also the last attempt (a failure after it stays visible).
+   */
+  #unchanged(
+    prevId: number,
+    prevStatus: Snapshot['status'],
+    plan: ReadonlyArray<{ address: string; source: AddressSource; fetch: boolean }>,
+    received: readonly ReceivedRecord[],
+    prevReceived: ReadonlyMap<string, ReceivedRecord>,
+    prevFetch: ReadonlyMap<string, AddressFetch>,
+  ): boolean {
+    if (prevStatus !== 'ok' || this.#store.lastAttempt(this.#profileId)?.id !== prevId) return false;
+    if (plan.length !== prevFetch.size || received.length !== prevReceived.size) return false;
+    for (const p of plan) {
+      if (p.fetch) return false;
+      const f = prevFetch.get(p.address);
+      if (f === undefined || f.source !== p.source || f.state === 'failed') return false;
+    }
+    for (const r of received) {
+      const q = prevReceived.get(r.address);
+      if (q === undefined || q.amountSats !== r.amountSats || !sameTxids(r.txids, q.txids)) return false;
+      const a = r.nodeUnspent;
+      const b = q.nodeUnspent;
+      if (a === null ? b !== null : b === null || a.hash !== b.hash || a.sats !== b.sats || a.count !== b.count) return false;
+    }
+    return true;
   }
 
   /** Whether a node address must be looked up again (see the top of the file). */

@@ -624,6 +624,49 @@ export class WatchRepository {
     });
   }
 
+  /**
+   * Records a refresh that found nothing changed, without a new snapshot (ONE transaction): the latest
+   * good snapshot `id` — which must also be the profile's last attempt, so that no failure recorded
+   * after it would be hidden — takes the check's time and tips, and the node's entries whose
+   * confirmations, label or txid order moved are updated in place. Its UTXO rows are not touched.
+   * So the history gets no identical snapshot, the latest one's `takenAt` is the last successful
+   * check, and the diff of the latest snapshot stays what changed when it was first written.
+   * The caller guarantees that the UTXO set, fetch states, received amounts, txid sets and
+   * node-unspent digests are those of `id`; a received address the snapshot lacks is refused.
+   */
+  touchSnapshot(profileId: string, id: number, c: { takenAt: string; node: Tip; index: Tip; received: readonly ReceivedRecord[] }): void {
+    for (const t of [c.node, c.index]) {
+      if (!Number.isSafeInteger(t.height) || t.height < 0 || !HEX64.test(t.hash)) throw invalid(`${JSON.stringify(t)} is not a block tip.`);
+    }
+    if (Number.isNaN(Date.parse(c.takenAt))) throw invalid(`"${c.takenAt}" is not a time.`);
+    const db = this.#db;
+    this.transaction(() => {
+      const latest = this.latestSnapshot(profileId);
+      const last = this.lastAttempt(profileId);
+      if (latest === null || latest.id !== id || last?.id !== id) throw invalid(`Snapshot ${id} is not the last refresh of this profile; it cannot be updated in place.`);
+      db.prepare('UPDATE snapshots SET taken_at = ?, node_height = ?, node_hash = ?, index_height = ?, index_hash = ? WHERE id = ?').run(
+        c.takenAt,
+        c.node.height,
+        c.node.hash,
+        c.index.height,
+        c.index.hash,
+        id,
+      );
+      const upd = db.prepare(
+        `UPDATE snapshot_received SET confirmations = @confirmations, txids = @txids, node_label = @label
+          WHERE snapshot_id = @id AND address = @address AND (confirmations <> @confirmations OR txids <> @txids OR node_label <> @label)`,
+      );
+      const exists = db.prepare<[number, string], { x: number }>('SELECT 1 AS x FROM snapshot_received WHERE snapshot_id = ? AND address = ?');
+      for (const r of c.received) {
+        if (!Number.isSafeInteger(r.confirmations) || r.confirmations < 0) throw invalid(`${r.address}: ${r.confirmations} is not a number of confirmations.`);
+        const txids = JSON.stringify(r.txids);
+        if (upd.run({ id, address: r.address, confirmations: r.confirmations, txids, label: r.nodeLabel }).changes === 0 && exists.get(id, r.address) === undefined) {
+          throw invalid(`${r.address} is not a node address of snapshot ${id}.`);
+        }
+      }
+    });
+  }
+
   /** Records a refresh that failed at `step` (the latest good snapshot stays as it is). Returns the row id. */
   recordFailure(profileId: string, f: FailureRecord): number {
     if (!(REFRESH_STEPS as readonly string[]).includes(f.step)) throw invalid(`Unknown refresh step "${String(f.step)}".`);
