@@ -9,7 +9,7 @@
  */
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { encodeDestination, extractDestinationFromSolved, scriptForDestination } from './address';
-import { toHex } from './hex';
+import { hexOf as toHex } from './tx';
 import type { Network } from './networks';
 import { solver, type TxoutType } from './script';
 import { isCurveX } from './secp';
@@ -211,39 +211,45 @@ const CHECKSUM_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const INPUT_POS = new Int16Array(128).fill(-1);
 for (let i = 0; i < INPUT_CHARSET.length; i++) INPUT_POS[INPUT_CHARSET.charCodeAt(i)] = i;
 
+/** The checksum state while fastDescriptorChecksum runs (module level: no closure per call). */
+let csHi = 0;
+let csLo = 1;
+
+/** One PolyMod step on the 40-bit state (csHi: bits 32..39, csLo as int32: bits 0..31). */
+function csStep(val: number): void {
+  const c0 = csHi >>> 3;
+  let hi = ((csHi & 7) << 5) | (csLo >>> 27);
+  let lo = (csLo << 5) ^ val;
+  if (c0 & 1) { hi ^= 0xf5; lo ^= 0xdee51989; }
+  if (c0 & 2) { hi ^= 0xa9; lo ^= 0xfdca3312; }
+  if (c0 & 4) { hi ^= 0x1b; lo ^= 0xab10e32d; }
+  if (c0 & 8) { hi ^= 0x37; lo ^= 0x06b1677a; }
+  if (c0 & 16) { hi ^= 0x64; lo ^= 0x4d626ffd; }
+  csHi = hi;
+  csLo = lo;
+}
+
 /** Core DescriptorChecksum: 8 characters, or '' if `desc` has a character outside the charset. */
 export function fastDescriptorChecksum(desc: string): string {
-  let hi = 0;
-  let lo = 1;
-  const step = (val: number): void => {
-    const c0 = hi >>> 3;
-    hi = ((hi & 7) << 5) | (lo >>> 27);
-    lo = (lo << 5) ^ val;
-    if (c0 & 1) { hi ^= 0xf5; lo ^= 0xdee51989; }
-    if (c0 & 2) { hi ^= 0xa9; lo ^= 0xfdca3312; }
-    if (c0 & 4) { hi ^= 0x1b; lo ^= 0xab10e32d; }
-    if (c0 & 8) { hi ^= 0x37; lo ^= 0x06b1677a; }
-    if (c0 & 16) { hi ^= 0x64; lo ^= 0x4d626ffd; }
-  };
+  csHi = 0;
+  csLo = 1;
   let cls = 0;
   let clscount = 0;
   for (let i = 0; i < desc.length; i++) {
     const code = desc.charCodeAt(i);
     const pos = code < 128 ? INPUT_POS[code]! : -1;
     if (pos === -1) return '';
-    step(pos & 31);
+    csStep(pos & 31);
     cls = cls * 3 + (pos >> 5);
     if (++clscount === 3) {
-      step(cls);
+      csStep(cls);
       cls = 0;
       clscount = 0;
     }
   }
-  if (clscount > 0) step(cls);
-  for (let j = 0; j < 8; j++) step(0);
-  // The state is 40 bits: `hi` holds bits 32..39, `lo` (as int32) bits 0..31.
-  lo = (lo ^ 1) >>> 0;
-  const v = hi * 0x100000000 + lo;
+  if (clscount > 0) csStep(cls);
+  for (let j = 0; j < 8; j++) csStep(0);
+  const v = csHi * 0x100000000 + ((csLo ^ 1) >>> 0);
   let ret = '';
   for (let j = 0; j < 8; j++) ret += CHECKSUM_CHARSET[Math.floor(v / 2 ** (5 * (7 - j))) % 32];
   return ret;

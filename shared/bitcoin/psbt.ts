@@ -11,14 +11,15 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
-import { btcJson, moneyRange } from '../amounts';
-import { RawJson } from '../json';
-import { encodeBase58Check } from './address';
+import { btcJson, formatBtc, moneyRange } from '../amounts';
+import { jsonString, RawJson } from '../json';
+import { encodeBase58Check, encodeDestination, extractDestinationFromSolved } from './address';
+import { inferDescriptorSolved } from './infer';
 import { decodeRawTransactionJson, txOutUniv, type ScriptUnivCache } from './decode';
 import type { Network } from './networks';
-import { checkSignatureEncodingStrict, scriptToAsm, sighashToStr } from './script';
+import { checkSignatureEncodingStrict, scriptToAsm, sighashToStr, solver } from './script';
 import { scriptToUniv } from './script-univ';
-import { ByteReader, hexOf, readTx, StreamError, type ParsedTx, type TxOut } from './tx';
+import { ByteReader, hexOf, isCoinBase, readTx, StreamError, type ParsedTx, type TxOut } from './tx';
 import { FIELD_P, curveRhs, isCurveX } from './secp';
 
 const toHex = (b: Uint8Array): string => hexOf(b);
@@ -859,7 +860,7 @@ function preimagesUniv(m: Map<string, Uint8Array>): Record<string, string> {
   return o;
 }
 
-function toUniv(p: Psbt, network: Network, rawUtxoText = false): Record<string, unknown> {
+function toUniv(p: Psbt, network: Network): Record<string, unknown> {
   const cache: ScriptUnivCache = new Map();
   const result: Record<string, unknown> = {};
   result.tx = decodeRawTransactionJson(p.tx, network, cache);
@@ -883,7 +884,7 @@ function toUniv(p: Psbt, network: Network, rawUtxoText = false): Record<string, 
 
   let totalIn = 0n;
   let haveAllUtxos = true;
-  const utxoJson = new Map<ParsedTx, Record<string, unknown> | RawJson>();
+  const utxoJson = new Map<ParsedTx, Record<string, unknown>>();
   const inputs: Record<string, unknown>[] = [];
   for (let i = 0; i < p.inputs.length; i++) {
     const input = p.inputs[i]!;
@@ -900,9 +901,7 @@ function toUniv(p: Psbt, network: Network, rawUtxoText = false): Record<string, 
       value = nwu.vout[p.tx.vin[i]!.vout]!.value;
       let j = utxoJson.get(nwu);
       if (!j) {
-        const obj = decodeRawTransactionJson(nwu, network, cache);
-        // For text output a repeated previous transaction is serialized once.
-        j = rawUtxoText ? new RawJson(fastWriteJson(obj)) : obj;
+        j = decodeRawTransactionJson(nwu, network, cache);
         utxoJson.set(nwu, j);
       }
       inp.non_witness_utxo = j;
@@ -1028,19 +1027,294 @@ export function decodePsbtJson(base64: string, network: Network): { ok: true; js
   if (!bytes) return { ok: false, code: -22, message: 'TX decode failed invalid base64' };
   const r = readPsbtResult(bytes);
   if (!r.ok) return r;
-  return { ok: true, json: fastWriteJson(toUniv(r.psbt, network, true)) };
+  return { ok: true, json: toText(r.psbt, network) };
 }
 
 /**
- * writeJson for decodepsbt results (plain objects, arrays, ASCII strings, numbers, RawJson):
- * the engine's JSON.stringify with RawJson tokens spliced in afterwards. Gives the same text as
- * writeJson for these values (their strings hold no control characters or DEL).
+ * writeJson for the small decodepsbt pieces {@link toText} does not emit itself (plain objects,
+ * arrays, strings, numbers, RawJson). Strings of printable ASCII without a quote or backslash
+ * (all of a decodepsbt result in practice) are written as they are; any other string goes
+ * through {@link jsonString}, exactly as writeJson does.
  */
 function fastWriteJson(x: unknown): string {
+  const out: string[] = [];
+  writeValue(x, out);
+  return out.join('');
+}
+
+function strText(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x7f) return jsonString(s);
+  }
+  return '"' + s + '"';
+}
+
+function writeValue(x: unknown, out: string[]): void {
+  if (typeof x === 'string') {
+    out.push(strText(x));
+  } else if (typeof x === 'number') {
+    if (!Number.isFinite(x)) throw new TypeError('non-finite number in JSON');
+    out.push(String(x));
+  } else if (x === null || x === undefined) {
+    out.push('null');
+  } else if (typeof x === 'boolean') {
+    out.push(x ? 'true' : 'false');
+  } else if (typeof x === 'bigint') {
+    out.push(x.toString());
+  } else if (x instanceof RawJson) {
+    out.push(x.text);
+  } else if (Array.isArray(x)) {
+    out.push('[');
+    for (let i = 0; i < x.length; i++) {
+      if (i) out.push(',');
+      writeValue(x[i], out);
+    }
+    out.push(']');
+  } else if (typeof x === 'object') {
+    let sep = '{';
+    const o = x as Record<string, unknown>;
+    for (const k in o) {
+      const v = o[k];
+      if (v === undefined) continue;
+      out.push(sep + strText(k) + ':');
+      sep = ',';
+      writeValue(v, out);
+    }
+    out.push(sep === '{' ? '{}' : '}');
+  } else {
+    throw new TypeError(`cannot write ${typeof x} as JSON`);
+  }
+}
+
+/**
+ * writeJson for big trees (a previous transaction): the engine's JSON.stringify, with RawJson
+ * tokens spliced in afterwards. The same text as writeJson for decodepsbt values (their strings
+ * hold no control characters or DEL).
+ */
+function stringifyJson(x: unknown): string {
   const raws: string[] = [];
   const text = JSON.stringify(x, function (this: Record<string, unknown>, k: string, v: unknown) {
     const orig = this[k];
     return orig instanceof RawJson ? `\u0000${raws.push(orig.text) - 1}\u0000` : v;
   });
   return text.replace(/"\\u0000(\d+)\\u0000"/g, (_m, i: string) => raws[Number(i)]!);
+}
+
+/** A JSON string token for text known to be hex (or other characters needing no escape). */
+function q(s: string): string {
+  return '"' + s + '"';
+}
+
+/** `[{"pubkey":…,"master_fingerprint":…,"path":…},…]` (keypathsUniv as text). */
+function keypathsText(paths: Map<string, KeyOrigin>): string {
+  const keys = [...paths.keys()].sort(cmpStr);
+  const parts: string[] = new Array<string>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const o = paths.get(keys[i]!)!;
+    parts[i] = '{"pubkey":"' + keys[i]! + '","master_fingerprint":"' + hexOf(o.fp) + '","path":"' + formatHDKeypath(o.path) + '"}';
+  }
+  return '[' + parts.join(',') + ']';
+}
+
+/** tapKeypathsUniv as text. */
+function tapKeypathsText(paths: Map<string, TapBip32>): string {
+  const keys = [...paths.keys()].sort(cmpStr);
+  const parts: string[] = new Array<string>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const v = paths.get(keys[i]!)!;
+    const leaves = v.leafHashes.length === 0 ? '[]' : '["' + v.leafHashes.join('","') + '"]';
+    parts[i] =
+      '{"pubkey":"' + keys[i]! + '","master_fingerprint":"' + hexOf(v.origin.fp) + '","path":"' +
+      formatHDKeypath(v.origin.path) + '","leaf_hashes":' + leaves + '}';
+  }
+  return '[' + parts.join(',') + ']';
+}
+
+/** ScriptToUniv(include_hex, include_address) as text, memoized per script within one decode. */
+function spkText(script: Uint8Array, network: Network, cache: Map<string, string>): string {
+  const hex = hexOf(script);
+  let t = cache.get(hex);
+  if (t === undefined) {
+    // scriptToUniv(script, {includeHex: true, includeAddress: true}) written directly.
+    const solved = solver(script);
+    const dest = extractDestinationFromSolved(solved);
+    const address = dest ? encodeDestination(dest, network) : null;
+    t =
+      '{"asm":' + strText(scriptToAsm(script)) + ',"desc":' + strText(inferDescriptorSolved(script, network, undefined, solved, address)) +
+      ',"hex":"' + hex + (address !== null && solved.type !== 'pubkey' ? '","address":' + strText(address) : '"') +
+      ',"type":"' + solved.type + '"}';
+    cache.set(hex, t);
+  }
+  return t;
+}
+
+/** TxToUniv(tx) (decodeRawTransactionJson) as text. */
+function txText(tx: ParsedTx, network: Network, cache: Map<string, string>): string {
+  const coinbase = isCoinBase(tx);
+  const o: string[] = [
+    '{"txid":"' + tx.txid + '","hash":"' + tx.wtxid + '","version":' + tx.version + ',"size":' + tx.size +
+      ',"vsize":' + tx.vsize + ',"weight":' + tx.weight + ',"locktime":' + tx.locktime + ',"vin":[',
+  ];
+  for (let i = 0; i < tx.vin.length; i++) {
+    const txin = tx.vin[i]!;
+    let t = i ? ',{' : '{';
+    if (coinbase) {
+      t += '"coinbase":"' + hexOf(txin.scriptSig) + '"';
+    } else {
+      t += '"txid":"' + txin.prevTxid + '","vout":' + txin.vout + ',"scriptSig":';
+      t += txin.scriptSig.length === 0
+        ? '{"asm":"","hex":""}'
+        : '{"asm":' + fastWriteJson(scriptToAsm(txin.scriptSig, true)) + ',"hex":"' + hexOf(txin.scriptSig) + '"}';
+    }
+    if (txin.witness.length > 0) t += ',"txinwitness":[' + txin.witness.map((w) => q(hexOf(w))).join(',') + ']';
+    t += ',"sequence":' + txin.sequence + '}';
+    o.push(t);
+  }
+  o.push('],"vout":[');
+  for (let i = 0; i < tx.vout.length; i++) {
+    const out = tx.vout[i]!;
+    o.push((i ? ',{"value":' : '{"value":') + formatBtc(out.value) + ',"n":' + i + ',"scriptPubKey":' + spkText(out.script, network, cache) + '}');
+  }
+  o.push(']}');
+  return o.join('');
+}
+
+/**
+ * toUniv written straight to JSON text (what fastWriteJson(toUniv(p)) gives): the hot fields
+ * (transactions, witness UTXOs, key paths, keys) are emitted directly, without an intermediate
+ * object tree; a previous transaction spent by several inputs is written once.
+ */
+function toText(p: Psbt, network: Network): string {
+  const spk = new Map<string, string>();
+  const univCache: ScriptUnivCache = new Map();
+  const o: string[] = ['{"tx":', txText(p.tx, network, spk)];
+
+  const globalXpubs: Record<string, unknown>[] = [];
+  for (const ok of [...p.xpubs.keys()].sort(cmpStr)) {
+    const e = p.xpubs.get(ok)!;
+    const list = [...e.xpubs].sort((a, b) => cmpStr(a.sort, b.sort));
+    for (const x of list) {
+      globalXpubs.push({
+        xpub: encodeBase58Check(x.key),
+        master_fingerprint: hexOf(e.origin.fp),
+        path: formatHDKeypath(e.origin.path),
+      });
+    }
+  }
+  o.push(',"global_xpubs":', fastWriteJson(globalXpubs), ',"psbt_version":' + (p.version ?? 0));
+  o.push(',"proprietary":', fastWriteJson(propUniv(p.proprietary)), ',"unknown":', fastWriteJson(unknownUniv(p.unknown)), ',"inputs":[');
+
+  let totalIn = 0n;
+  let haveAllUtxos = true;
+  const utxoText = new Map<ParsedTx, string>();
+  for (let i = 0; i < p.inputs.length; i++) {
+    const input = p.inputs[i]!;
+    o.push(i ? ',{' : '{');
+    const at = o.length;
+    let haveUtxo = false;
+    let value = 0n;
+    if (input.witnessUtxo && input.witnessUtxo.value !== -1n) {
+      value = input.witnessUtxo.value;
+      o.push(',"witness_utxo":' + '{"amount":' + formatBtc(value) + ',"scriptPubKey":' + spkText(input.witnessUtxo.script, network, spk) + '}');
+      haveUtxo = true;
+    }
+    if (input.nonWitnessUtxo) {
+      const nwu = input.nonWitnessUtxo;
+      value = nwu.vout[p.tx.vin[i]!.vout]!.value;
+      let j = utxoText.get(nwu);
+      if (j === undefined) {
+        j = stringifyJson(decodeRawTransactionJson(nwu, network, univCache));
+        utxoText.set(nwu, j);
+      }
+      o.push(',"non_witness_utxo":', j);
+      haveUtxo = true;
+    }
+    if (haveUtxo) {
+      if (moneyRange(value) && moneyRange(totalIn + value)) totalIn += value;
+      else haveAllUtxos = false;
+    } else {
+      haveAllUtxos = false;
+    }
+    if (input.partialSigs.size > 0) {
+      const ps: Record<string, string> = {};
+      for (const e of sortedValues(input.partialSigs)) ps[e.pubkey] = e.sig;
+      o.push(',"partial_signatures":' + fastWriteJson(ps));
+    }
+    if (input.sighash !== undefined) o.push(',"sighash":' + fastWriteJson(sighashToStr(input.sighash & 0xff)));
+    if (input.redeemScript && input.redeemScript.length > 0) o.push(',"redeem_script":' + fastWriteJson(scriptUniv(input.redeemScript, network)));
+    if (input.witnessScript && input.witnessScript.length > 0) o.push(',"witness_script":' + fastWriteJson(scriptUniv(input.witnessScript, network)));
+    if (input.hdKeypaths.size > 0) o.push(',"bip32_derivs":' + keypathsText(input.hdKeypaths));
+    if (input.finalScriptSig && input.finalScriptSig.length > 0) {
+      o.push(',"final_scriptSig":' + '{"asm":' + fastWriteJson(scriptToAsm(input.finalScriptSig, true)) + ',"hex":"' + hexOf(input.finalScriptSig) + '"}');
+    }
+    if (input.finalScriptWitness && input.finalScriptWitness.length > 0) {
+      o.push(',"final_scriptwitness":' + '[' + input.finalScriptWitness.map((w) => q(hexOf(w))).join(',') + ']');
+    }
+    if (input.ripemd160.size > 0) o.push(',"ripemd160_preimages":' + fastWriteJson(preimagesUniv(input.ripemd160)));
+    if (input.sha256.size > 0) o.push(',"sha256_preimages":' + fastWriteJson(preimagesUniv(input.sha256)));
+    if (input.hash160.size > 0) o.push(',"hash160_preimages":' + fastWriteJson(preimagesUniv(input.hash160)));
+    if (input.hash256.size > 0) o.push(',"hash256_preimages":' + fastWriteJson(preimagesUniv(input.hash256)));
+    if (input.tapKeySig && input.tapKeySig.length > 0) o.push(',"taproot_key_path_sig":' + q(hexOf(input.tapKeySig)));
+    if (input.tapScriptSigs.size > 0) {
+      o.push(
+        ',"taproot_script_path_sigs":' +
+        '[' + sortedValues(input.tapScriptSigs).map((e) => '{"pubkey":"' + e.pubkey + '","leaf_hash":"' + e.leaf + '","sig":"' + hexOf(e.sig) + '"}').join(',') + ']',
+      );
+    }
+    if (input.tapScripts.size > 0) {
+      const entries = [...input.tapScripts.values()].sort((a, b) => cmpStr(a.scriptHex, b.scriptHex) || a.ver - b.ver);
+      o.push(
+        ',"taproot_scripts":' +
+        fastWriteJson(
+          entries.map((e) => ({
+            script: e.scriptHex,
+            leaf_ver: e.ver,
+            control_blocks: [...e.controls.entries()]
+              .sort((a, b) => a[1].length - b[1].length || cmpStr(a[0], b[0]))
+              .map((c) => c[0]),
+          })),
+        ),
+      );
+    }
+    if (input.tapBip32.size > 0) o.push(',"taproot_bip32_derivs":' + tapKeypathsText(input.tapBip32));
+    if (!isNull(input.tapInternalKey)) o.push(',"taproot_internal_key":' + q(hexOf(input.tapInternalKey!)));
+    if (!isNull(input.tapMerkleRoot)) o.push(',"taproot_merkle_root":' + q(hexOf(input.tapMerkleRoot!)));
+    if (input.musigParticipants.size > 0) o.push(',"musig2_participant_pubkeys":' + fastWriteJson(musigParticipantsUniv(input.musigParticipants)));
+    if (input.musigPubnonces.size > 0) o.push(',"musig2_pubnonces":' + fastWriteJson(musigDataUniv(input.musigPubnonces, 'pubnonce')));
+    if (input.musigPartialSigs.size > 0) o.push(',"musig2_partial_sigs":' + fastWriteJson(musigDataUniv(input.musigPartialSigs, 'partial_sig')));
+    if (input.proprietary.size > 0) o.push(',"proprietary":' + fastWriteJson(propUniv(input.proprietary)));
+    if (input.unknown.size > 0) o.push(',"unknown":' + fastWriteJson(unknownUniv(input.unknown)));
+    if (o.length > at) o[at] = o[at]!.slice(1);
+    o.push('}');
+  }
+  o.push('],"outputs":[');
+
+  let outputValue = 0n;
+  for (let i = 0; i < p.outputs.length; i++) {
+    const output = p.outputs[i]!;
+    o.push(i ? ',{' : '{');
+    const at = o.length;
+    if (output.redeemScript && output.redeemScript.length > 0) o.push(',"redeem_script":' + fastWriteJson(scriptUniv(output.redeemScript, network)));
+    if (output.witnessScript && output.witnessScript.length > 0) o.push(',"witness_script":' + fastWriteJson(scriptUniv(output.witnessScript, network)));
+    if (output.hdKeypaths.size > 0) o.push(',"bip32_derivs":' + keypathsText(output.hdKeypaths));
+    if (!isNull(output.tapInternalKey)) o.push(',"taproot_internal_key":' + q(hexOf(output.tapInternalKey!)));
+    if (output.tapTree.length > 0) {
+      o.push(',"taproot_tree":' + '[' + output.tapTree.map((l) => '{"depth":' + l.depth + ',"leaf_ver":' + l.ver + ',"script":"' + hexOf(l.script) + '"}').join(',') + ']');
+    }
+    if (output.tapBip32.size > 0) o.push(',"taproot_bip32_derivs":' + tapKeypathsText(output.tapBip32));
+    if (output.musigParticipants.size > 0) o.push(',"musig2_participant_pubkeys":' + fastWriteJson(musigParticipantsUniv(output.musigParticipants)));
+    if (output.proprietary.size > 0) o.push(',"proprietary":' + fastWriteJson(propUniv(output.proprietary)));
+    if (output.unknown.size > 0) o.push(',"unknown":' + fastWriteJson(unknownUniv(output.unknown)));
+    if (o.length > at) o[at] = o[at]!.slice(1);
+    o.push('}');
+
+    const v = p.tx.vout[i]!.value;
+    if (moneyRange(v) && moneyRange(outputValue + v)) outputValue += v;
+    else haveAllUtxos = false;
+  }
+  o.push(']');
+  if (haveAllUtxos) o.push(',"fee":' + formatBtc(totalIn - outputValue));
+  o.push('}');
+  return o.join('');
 }

@@ -6,7 +6,7 @@
  * - core_write.cpp: ScriptToAsmStr (with sighash decoding of DER signatures)
  * - script/interpreter.cpp: IsValidSignatureEncoding / CheckSignatureEncoding(STRICTENC)
  */
-import { toHex } from './hex';
+import { hexOf as toHex } from './tx';
 
 // ---------------------------------------------------------------------------------------------
 // Opcodes
