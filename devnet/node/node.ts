@@ -6,7 +6,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import type { UValue } from '../../shared/json';
 import { UTYPE_NAME, toPlain } from '../../shared/json';
-import { btcJson, parseFixedPoint } from '../../shared/amounts';
+import { btcJson, formatBtc, parseFixedPoint } from '../../shared/amounts';
 import type { Network } from '../../shared/bitcoin/networks';
 import { REGTEST } from '../../shared/bitcoin/networks';
 import { decodeDestination, encodeDestination, extractDestination } from '../../shared/bitcoin/address';
@@ -15,7 +15,7 @@ import { addressInfo } from '../../shared/bitcoin/addressinfo';
 import { decodeRawTransactionJson, type ScriptUnivCache } from '../../shared/bitcoin/decode';
 import { scriptToUniv } from '../../shared/bitcoin/script-univ';
 import { parseTx } from '../../shared/bitcoin/tx';
-import { RawJson } from '../../shared/json';
+import { RawJson, jsonString } from '../../shared/json';
 import { Chain, ChainError, bitsToTarget } from '../chain/chain';
 import type { ChainBlock, ChainTx } from '../chain/types';
 import { bytesToHex, hexToBytes } from '../chain/encoding';
@@ -154,6 +154,8 @@ export class DevnetNode {
   readonly wallets = new Map<string, Wallet>();
   /** Wallets that exist "on disk" but are not loaded (unloadwallet). */
   private readonly unloaded = new Map<string, Wallet>();
+  private readonly scriptAddress = new Map<string, string | null>();
+  private readonly bookOrder = new WeakMap<Wallet, { size: number; rows: ReadonlyArray<{ address: string; e: { label: string }; hex: string }> }>();
   private readonly seed: string;
   /** Chain height when each mempool transaction entered the mempool (entryToJSON `height`). */
   private readonly entryHeight = new Map<string, number>();
@@ -258,12 +260,12 @@ export class DevnetNode {
   listReceivedByAddress(
     w: Wallet,
     o: { minconf: number; includeEmpty: boolean; filter: string | null; includeImmatureCoinbase: boolean },
-  ): unknown[] {
-    let filterScript: Uint8Array | null = null;
+  ): RawJson {
+    let filterHex: string | null = null;
     if (o.filter !== null && o.filter !== '') {
       const d = decodeDestination(o.filter, this.network);
       if (!d.ok) throw new RpcError(-4, 'address_filter parameter was invalid');
-      filterScript = d.script;
+      filterHex = bytesToHex(d.script);
     }
     // Tally received amounts per address.
     const tally = new Map<string, { amount: bigint; conf: number; txids: string[] }>();
@@ -276,11 +278,10 @@ export class DevnetNode {
       if (tx.coinbase && depth < 100 && !o.includeImmatureCoinbase) continue;
       if (depth < o.minconf) continue;
       for (const out of tx.vout) {
-        const dest = extractDestination(out.script);
-        if (!dest) continue;
-        if (filterScript && bytesToHex(filterScript) !== bytesToHex(out.script)) continue;
-        if (!w.isMine(out.script)) continue;
-        const addr = encodeDestination(dest, this.network);
+        const hex = bytesToHex(out.script);
+        if (filterHex !== null && filterHex !== hex) continue;
+        const addr = this.addressOfScript(hex, out.script);
+        if (addr === null || !w.isMine(out.script)) continue;
         const t = tally.get(addr) ?? { amount: 0n, conf: Number.MAX_SAFE_INTEGER, txids: [] };
         t.amount += out.value;
         t.conf = Math.min(t.conf, depth);
@@ -288,26 +289,52 @@ export class DevnetNode {
         tally.set(addr, t);
       }
     }
-    // Rows come from the address book, in CTxDestination order.
+    // Rows come from the address book, in CTxDestination order; written straight to JSON text (the
+    // bytes writeJson would write for {address, amount, confirmations, label, txids}).
+    const parts: string[] = [];
+    for (const r of this.addressBookOrder(w)) {
+      if (filterHex !== null && filterHex !== r.hex) continue;
+      const t = tally.get(r.address);
+      if (!t && !o.includeEmpty) continue;
+      parts.push(
+        `{"address":${jsonString(r.address)},"amount":${formatBtc(t ? t.amount : 0n)},"confirmations":${JSON.stringify(t ? t.conf : 0)}` +
+          `,"label":${jsonString(r.e.label)},"txids":[${t ? t.txids.map((x) => jsonString(x)).join(',') : ''}]}`,
+      );
+    }
+    return new RawJson(`[${parts.join(',')}]`);
+  }
+
+  /**
+   * ExtractDestination + EncodeDestination of a script (null: no address), remembered by script hex:
+   * a pure function of the script on this node's network, asked for every output of every call of
+   * listreceivedbyaddress and listunspent. The memo is emptied when it grows past 1M scripts.
+   */
+  private addressOfScript(hex: string, script: Uint8Array): string | null {
+    let a = this.scriptAddress.get(hex);
+    if (a === undefined) {
+      const dest = extractDestination(script);
+      a = dest ? encodeDestination(dest, this.network) : null;
+      if (this.scriptAddress.size >= 1_000_000) this.scriptAddress.clear();
+      this.scriptAddress.set(hex, a);
+    }
+    return a;
+  }
+
+  /**
+   * The wallet's address book entries that decode, in CTxDestination order (listreceivedbyaddress),
+   * kept between calls while the book's size is unchanged: entries are only ever added (setAddressBook
+   * updates an entry's label in place), so the same size means the same addresses and entry objects.
+   */
+  private addressBookOrder(w: Wallet): ReadonlyArray<{ address: string; e: { label: string }; hex: string }> {
+    const cached = this.bookOrder.get(w);
+    if (cached !== undefined && cached.size === w.addressBook.size) return cached.rows;
     const rows = [...w.addressBook.entries()]
       .map(([address, e]) => ({ address, e, dest: decodeDestination(address, this.network) }))
       .filter((r) => r.dest.ok)
-      .sort((a, b) => (a.dest.ok && b.dest.ok ? compareDestinations(a.dest.dest, b.dest.dest) : 0));
-    const result: unknown[] = [];
-    for (const r of rows) {
-      if (!r.dest.ok) continue;
-      if (filterScript && bytesToHex(filterScript) !== bytesToHex(r.dest.script)) continue;
-      const t = tally.get(r.address);
-      if (!t && !o.includeEmpty) continue;
-      result.push({
-        address: r.address,
-        amount: btcJson(t ? t.amount : 0n),
-        confirmations: t ? t.conf : 0,
-        label: r.e.label,
-        txids: t ? t.txids : [],
-      });
-    }
-    return result;
+      .sort((a, b) => (a.dest.ok && b.dest.ok ? compareDestinations(a.dest.dest, b.dest.dest) : 0))
+      .map((r) => ({ address: r.address, e: r.e, hex: r.dest.ok ? bytesToHex(r.dest.script) : '' }));
+    this.bookOrder.set(w, { size: w.addressBook.size, rows });
+    return rows;
   }
 
   // ---------------------------------------------------------------- chain methods
@@ -789,32 +816,49 @@ export class DevnetNode {
             filter.add(bytesToHex(d.script));
           }
         }
-        return w
-          .unspent(minconf, maxconf)
-          .filter((u) => !filter || filter.has(bytesToHex(u.script)))
-          .map((u) => {
-            const dest = extractDestination(u.script);
-            const address = dest ? encodeDestination(dest, this.network) : undefined;
+        // Written straight to JSON text (the same bytes writeJson would write for the entry objects,
+        // keys in Core's order, absent members skipped): what depends only on the script — address,
+        // label, scripts, descriptors — is worked out once per script, not once per output.
+        const perScript = new Map<string, { mid: string; tail: string }>();
+        const parentText = new Map<object, string>();
+        const spendable = w.hasKeys() ? 'true' : 'false';
+        const parts: string[] = [];
+        for (const u of w.unspent(minconf, maxconf)) {
+          const hex = bytesToHex(u.script);
+          if (filter && !filter.has(hex)) continue;
+          let c = perScript.get(hex);
+          if (c === undefined) {
+            const address = this.addressOfScript(hex, u.script) ?? undefined;
             const entry = w.lookup(u.script);
             const book = address ? w.addressBook.get(address) : undefined;
             const desc = entry?.d.desc;
-            return {
-              txid: u.txid,
-              vout: u.vout,
-              address,
-              label: book?.label,
-              redeemScript: entry?.expansion.redeemScript ? bytesToHex(entry.expansion.redeemScript) : undefined,
-              witnessScript: entry?.expansion.witnessScript ? bytesToHex(entry.expansion.witnessScript) : undefined,
-              scriptPubKey: bytesToHex(u.script),
-              amount: btcJson(u.value),
-              confirmations: u.confirmations,
-              spendable: w.hasKeys(),
-              solvable: desc ? desc.isSolvable() : false,
-              desc: desc && desc.isSolvable() ? desc.expandedString(entry!.index ?? 0) : undefined,
-              parent_descs: desc ? [desc.toString()] : [],
-              safe: true,
+            const solvable = desc ? desc.isSolvable() : false;
+            let parent = '[]';
+            if (desc) {
+              let t = parentText.get(desc);
+              if (t === undefined) parentText.set(desc, (t = `[${jsonString(desc.toString())}]`));
+              parent = t;
+            }
+            const label = book?.label;
+            const redeem = entry?.expansion.redeemScript;
+            const witness = entry?.expansion.witnessScript;
+            c = {
+              mid:
+                (address === undefined ? '' : `,"address":${jsonString(address)}`) +
+                (label === undefined ? '' : `,"label":${jsonString(label)}`) +
+                (redeem ? `,"redeemScript":"${bytesToHex(redeem)}"` : '') +
+                (witness ? `,"witnessScript":"${bytesToHex(witness)}"` : '') +
+                `,"scriptPubKey":"${hex}","amount":`,
+              tail:
+                `,"spendable":${spendable},"solvable":${solvable ? 'true' : 'false'}` +
+                (desc && solvable ? `,"desc":${jsonString(desc.expandedString(entry!.index ?? 0))}` : '') +
+                `,"parent_descs":${parent},"safe":true}`,
             };
-          });
+            perScript.set(hex, c);
+          }
+          parts.push(`{"txid":${jsonString(u.txid)},"vout":${JSON.stringify(u.vout)}${c.mid}${formatBtc(u.value)},"confirmations":${JSON.stringify(u.confirmations)}${c.tail}`);
+        }
+        return new RawJson(`[${parts.join(',')}]`);
       }),
       m('getblockchaininfo', [], () => this.blockchainInfo()),
       m('getblockcount', [], () => this.chain.tipHeight()),
