@@ -337,6 +337,53 @@ export class DevnetNode {
     return rows;
   }
 
+  /**
+   * getwalletinfo as Core v30 writes it for a descriptor wallet [inferred: no recording; fields and
+   * order from wallet/rpc/wallet.cpp]. `txcount` is the number of wallet transactions (mapWallet:
+   * every transaction paying to or spending from the wallet) and `lastprocessedblock` the tip the
+   * wallet has processed (the devnet's wallets process each block as it connects) — together what a
+   * client compares to learn that nothing in the wallet changed.
+   */
+  private walletInfo(w: Wallet): Record<string, unknown> {
+    let keypool = 0;
+    let keypoolInternal = 0;
+    let hasInternal = false;
+    let birth = Number.MAX_SAFE_INTEGER;
+    for (const d of w.descriptors) {
+      birth = Math.min(birth, d.timestamp);
+      if (!d.active || !d.desc.isRange()) continue;
+      const left = Math.max(0, d.rangeEnd + 1 - d.nextIndex);
+      if (d.internal) {
+        hasInternal = true;
+        keypoolInternal += left;
+      } else {
+        keypool += left;
+      }
+    }
+    const flags: string[] = [];
+    if (w.disablePrivateKeys) flags.push('disable_private_keys');
+    if (w.blank) flags.push('blank_wallet');
+    flags.push('descriptor_wallet', 'last_hardened_xpub_cached');
+    const tip = this.chain.tip();
+    return {
+      walletname: w.name,
+      walletversion: 169900,
+      format: 'sqlite',
+      txcount: w.txs.size,
+      keypoolsize: keypool,
+      ...(hasInternal ? { keypoolsize_hd_internal: keypoolInternal } : {}),
+      private_keys_enabled: !w.disablePrivateKeys,
+      avoid_reuse: false,
+      scanning: false,
+      descriptors: true,
+      external_signer: false,
+      blank: w.blank,
+      ...(birth !== Number.MAX_SAFE_INTEGER ? { birthtime: birth } : {}),
+      flags,
+      lastprocessedblock: { hash: tip.hash, height: this.chain.tipHeight() },
+    };
+  }
+
   // ---------------------------------------------------------------- chain methods
   blockchainInfo(): unknown {
     const tip = this.chain.tip();
@@ -726,6 +773,7 @@ export class DevnetNode {
         return {};
       }),
       m('listwallets', [], () => [...this.wallets.keys()]),
+      m('getwalletinfo', [], (_a, ctx) => this.walletInfo(this.selectWallet(ctx))),
       m('importdescriptors', [arg('requests', 'arr', true)], (a, ctx) => this.importDescriptors(this.selectWallet(ctx), a[0]!)),
       m('listdescriptors', [arg('private', 'bool')], (a, ctx) => {
         const w = this.selectWallet(ctx);
