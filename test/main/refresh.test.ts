@@ -284,6 +284,11 @@ describe('RefreshEngine on devnet demo', () => {
     expect(cold.previousId).toBeNull();
     expect(cold.counts).toMatchObject({ addresses: all, nodeAddresses: node.size, userAddresses: 2, infosFetched: all, infoErrors: 0, utxoLookups: all, utxoFailures: 0, carriedForward: 0 });
     expect(rpc.n('listreceivedbyaddress')).toBe(1);
+    expect(rpc.n('getwalletinfo')).toBe(1);
+    expect(rpc.n('listunspent')).toBe(1);
+    expect(cold.spendCheck).toBe('listunspent');
+    const wi = await testRpc.call<{ walletname: string; txcount: number; lastprocessedblock: { hash: string } }>('getwalletinfo', [], 'watch');
+    expect(store.latestSnapshot(profileId)?.walletState).toBe(`watch:${wi.txcount}:${wi.lastprocessedblock.hash}`);
     expect(rpc.n('getaddressinfo')).toBe(all);
     expect(new Set(index.lookups)).toEqual(new Set([...node.keys(), ...userAddresses]));
     expect(index.lookups).toHaveLength(all);
@@ -319,6 +324,10 @@ describe('RefreshEngine on devnet demo', () => {
     measured.warm = Math.round(performance.now() - t0);
     expect(rpc.n('getaddressinfo')).toBe(0);
     expect(rpc.n('listreceivedbyaddress')).toBe(1);
+    // The wallet reports the same state: the node's unspent outputs are not asked again.
+    expect(rpc.n('getwalletinfo')).toBe(1);
+    expect(rpc.n('listunspent')).toBe(0);
+    expect(warm.spendCheck).toBe('reused');
     expect(index.lookups).toEqual([]);
     expect(warm.fetched).toEqual([]);
     expect(warm.unchanged).toBe(true);
@@ -421,6 +430,68 @@ describe('RefreshEngine on devnet demo', () => {
       return x !== undefined && y !== undefined && x.amountSats === y.amountSats && x.txids.join() === y.txids.join() && pending(x) === pending(y);
     });
     expect(onlySpent.length).toBeGreaterThan(0);
+  });
+
+  it('a spend from a watched address still in the mempool (no block): the wallet txcount moved, so listunspent is asked and the coin leaves the balance', async () => {
+    const prev = store.latestSnapshot(profileId)!;
+    // The hot wallet (it holds the keys of watched addresses) pays someone; the spend stays in the mempool.
+    const spendTxid = await testRpc.call<string>('sendtoaddress', [await testRpc.call<string>('getnewaddress', [], 'other'), 0.1], 'hot');
+    const spent = devnet.node.chain
+      .findTx(spendTxid)!
+      .tx.vin.map((i) => ({ txid: i.txid, vout: i.vout, address: encodeDestination(extractDestination(devnet.node.chain.output(i.txid, i.vout)!.script)!, devnet.node.network) }))
+      .filter((c) => store.utxos(profileId, c.address).some((u) => u.txid === c.txid && u.vout === c.vout));
+    expect(spent.length).toBeGreaterThan(0); // coins of the latest snapshot
+    expect(devnet.node.chain.tip().hash).toBe(prev.node!.hash); // no block
+
+    rpc.reset();
+    index.lookups.length = 0;
+    const r = await engine.run();
+    expect(r.spendCheck).toBe('listunspent');
+    expect(rpc.n('listunspent')).toBe(1);
+    expect(r.unchanged).toBe(false);
+    for (const c of spent) {
+      expect(index.lookups).toContain(c.address);
+      expect(store.utxos(profileId, c.address).some((u) => u.txid === c.txid && u.vout === c.vout)).toBe(false);
+    }
+    await expectSnapshotMatchesTruth(r);
+
+    // Nothing new since: the state recorded with that snapshot matches, so listunspent is not asked.
+    rpc.reset();
+    const again = await engine.run();
+    expect(again).toMatchObject({ unchanged: true, spendCheck: 'reused' });
+    expect(rpc.n('listunspent')).toBe(0);
+  });
+
+  it('a node whose getwalletinfo is missing (or lacks txcount/lastprocessedblock) gets listunspent on every refresh', async () => {
+    class NoWalletInfo extends CountingRpc {
+      override call<T = unknown>(method: string, params?: unknown[] | Record<string, unknown>, opts?: CallOptions): Promise<T> {
+        if (method === 'getwalletinfo') return Promise.reject(new AppError('rpc.method_not_found', 'Method not found'));
+        return super.call<T>(method, params, opts);
+      }
+    }
+    class OldWalletInfo extends CountingRpc {
+      override async call<T = unknown>(method: string, params?: unknown[] | Record<string, unknown>, opts?: CallOptions): Promise<T> {
+        const r = await super.call<T>(method, params, opts);
+        if (method !== 'getwalletinfo') return r;
+        const { lastprocessedblock: _drop, ...rest } = r as Record<string, unknown>;
+        return rest as T;
+      }
+    }
+    for (const wrapped of [new NoWalletInfo(rpcClient), new OldWalletInfo(rpcClient)]) {
+      const e = newEngine({ rpc: wrapped });
+      for (let i = 0; i < 2; i++) {
+        wrapped.reset();
+        const r = await e.run();
+        expect(r.spendCheck).toBe('listunspent');
+        expect(wrapped.n('listunspent')).toBe(1);
+        expect(store.latestSnapshot(profileId)?.walletState).toBeNull();
+        await expectSnapshotMatchesTruth(r);
+      }
+    }
+    // The next refresh with getwalletinfo records the state again; the one after reuses the digests.
+    rpc.reset();
+    expect((await engine.run()).spendCheck).toBe('listunspent');
+    expect((await engine.run()).spendCheck).toBe('reused');
   });
 
   it('the index fails during the lookups (HTTP 500) → index.http; the latest good snapshot stays; the failure names the step', async () => {

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
 import { closeDatabase, openDatabase, openDatabaseAtVersion } from '../../electron/main/store/db';
 import type { Database } from '../../electron/main/store/db';
-import { getUserVersion } from '../../electron/main/store/migrations/index';
+import { getUserVersion, latestSchemaVersion } from '../../electron/main/store/migrations/index';
 import { ProfileRepository } from '../../electron/main/store/profiles';
 import { decodeRecord, encodeRecord, WatchRepository, type NewSnapshot, type SnapshotAddress, type UtxoRecord } from '../../electron/main/store/watch';
 import type { IndexTransaction } from '../../electron/main/blockindex/types';
@@ -85,7 +85,7 @@ afterEach(() => {
 });
 
 describe('schema 20', () => {
-  it('a file at schema 10 with a profile migrates to 20 and keeps it', () => {
+  it('a file at schema 10 with a profile migrates to the latest schema and keeps it', () => {
     const old = join(dir, 'old.sqlite');
     const v10 = openDatabaseAtVersion(old, 10);
     const id = newProfile(v10, 'Kept');
@@ -94,7 +94,7 @@ describe('schema 20', () => {
 
     const d = openDatabase(old);
     try {
-      expect(getUserVersion(d)).toBe(20);
+      expect(getUserVersion(d)).toBe(latestSchemaVersion());
       expect(new ProfileRepository(d).get(id)?.name).toBe('Kept');
       const strict = d.prepare<[], { name: string; strict: number }>(`SELECT name, strict FROM pragma_table_list WHERE schema = 'main' AND name IN (${WATCH_TABLES.map((t) => `'${t}'`).join(',')})`).all();
       expect(strict.map((t) => t.name).sort()).toEqual(WATCH_TABLES);
@@ -103,6 +103,33 @@ describe('schema 20', () => {
       const r = new WatchRepository(d);
       r.addAddresses(id, [A]);
       expect(r.listAddresses(id).map((a) => a.address)).toEqual([A]);
+    } finally {
+      closeDatabase(d);
+    }
+  });
+
+  it('a file at schema 20 with a snapshot migrates to 30: the snapshot is kept, its wallet state unknown (null) until the next check', () => {
+    const old = join(dir, 'v20.sqlite');
+    const v20 = openDatabaseAtVersion(old, 20);
+    const id = newProfile(v20, 'Kept');
+    const tip = { height: 7, hash: '11'.repeat(32) };
+    const snapId = Number(
+      v20
+        .prepare(
+          `INSERT INTO snapshots (profile_id, taken_at, node_height, node_hash, index_height, index_hash, status, address_count, received_sats, balance_sats, utxo_count)
+           VALUES (?, '2026-01-01T00:00:00.000Z', 7, ?, 7, ?, 'ok', 0, 0, 0, 0)`,
+        )
+        .run(id, tip.hash, tip.hash).lastInsertRowid,
+    );
+    closeDatabase(v20);
+
+    const d = openDatabase(old);
+    try {
+      expect(getUserVersion(d)).toBe(30);
+      const r = new WatchRepository(d);
+      expect(r.latestSnapshot(id)).toMatchObject({ id: snapId, node: tip, status: 'ok', walletState: null });
+      r.touchSnapshot(id, snapId, { takenAt: '2026-01-02T00:00:00.000Z', node: tip, index: tip, received: [], walletState: 'watch:3:' + tip.hash });
+      expect(r.latestSnapshot(id)).toMatchObject({ id: snapId, takenAt: '2026-01-02T00:00:00.000Z', walletState: 'watch:3:' + tip.hash });
     } finally {
       closeDatabase(d);
     }
@@ -127,6 +154,15 @@ describe('schema 20', () => {
     const id = repo.writeSnapshot(profileId, firstSnapshot());
     expect(() => db.prepare("INSERT INTO snapshot_utxos VALUES (?, 'x', ?, 0, 1.5, 1)").run(id, tx('9'))).toThrow(/cannot store REAL value in INTEGER column/);
     expect(() => db.prepare("INSERT INTO labels VALUES (?, 'nope', 'r', 'l', NULL, NULL, 't')").run(profileId)).toThrow(/CHECK constraint/);
+  });
+
+  it('a snapshot keeps the wallet state its node-unspent digests go with; a bad one is refused and nothing is written', () => {
+    const id = repo.writeSnapshot(profileId, firstSnapshot({ walletState: `watch:12:${'ab'.repeat(32)}` }));
+    expect(repo.getSnapshot(id)?.walletState).toBe(`watch:12:${'ab'.repeat(32)}`);
+    expect(repo.writeSnapshot(profileId, firstSnapshot({ previousId: id })) && repo.latestSnapshot(profileId)?.walletState).toBeNull();
+    const before = repo.listSnapshots(profileId).length;
+    expect(() => repo.writeSnapshot(profileId, firstSnapshot({ walletState: 'x'.repeat(201) }))).toThrow(AppError);
+    expect(repo.listSnapshots(profileId)).toHaveLength(before);
   });
 
   it('deleting a profile deletes everything it owns', () => {

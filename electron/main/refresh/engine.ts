@@ -23,7 +23,14 @@
 // confirmed unspent outputs changed. That last test is why the engine also calls `listunspent` (one
 // call): `listreceivedbyaddress` only counts outputs PAYING an address, so a spend FROM a watched
 // address changes none of its numbers, and without it the spent coins would stay in the balance until
-// something else happened to the address. (`checkSpends: false` turns it off.) A user-added address
+// something else happened to the address. (`checkSpends: false` turns it off.) The wallet-wide
+// `listunspent` is the heaviest call of a warm refresh (every wallet coin with its descriptor), so it
+// is skipped while the wallet reports the same `getwalletinfo` state (name, `txcount`,
+// `lastprocessedblock` hash, read before it) as the latest snapshot recorded: a spend of a wallet
+// coin is itself a new wallet transaction, and a block moves lastprocessedblock, so the confirmed
+// unspent set cannot have changed and the snapshot's digests are reused. (Not seen by that test: a
+// transaction abandoned on the node with abandontransaction, until the next block or wallet
+// transaction; a node without those getwalletinfo fields always gets the `listunspent`.) A user-added address
 // (not in the node's wallet) has only the index: it is looked up when the index tip moved.
 // Every other address keeps the UTXOs of the latest snapshot (copied forward in the same transaction).
 //
@@ -103,6 +110,11 @@ export interface RefreshResult {
   /** The addresses looked up in the index, in the order they were queued. */
   fetched: string[];
   diff: DiffSummary;
+  /**
+   * How the node's unspent outputs were checked: asked (`listunspent`), taken from the latest
+   * snapshot because the wallet reported the same state (`reused`), or not at all (`off`).
+   */
+  spendCheck: 'listunspent' | 'reused' | 'off';
   /** Milliseconds per step, and in all. */
   timings: Record<RefreshStep | 'total', number>;
 }
@@ -324,6 +336,29 @@ export class RefreshEngine {
 
   // -------------------------------------------------------------------------------------------
 
+  /**
+   * The wallet's state for the spend check: "<walletname>:<txcount>:<lastprocessedblock hash>", or
+   * null when the node does not report it (no such method, or the fields are missing) — then the
+   * engine asks `listunspent` every time. Errors reaching the node end the refresh as usual.
+   */
+  async #walletState(callOpts: { signal?: AbortSignal }): Promise<string | null> {
+    let info: unknown;
+    try {
+      info = await this.#rpc.call('getwalletinfo', [], callOpts);
+    } catch (e) {
+      if (isAppError(e) && (e.code === 'rpc.method_not_found' || e.code === 'rpc.error' || e.code === 'rpc.bad_reply')) {
+        this.#log.warn(`refresh: getwalletinfo: ${e.code} ${e.message}; the node's unspent outputs are asked every time`);
+        return null;
+      }
+      throw e;
+    }
+    if (!isRecord(info)) return null;
+    const { walletname, txcount, lastprocessedblock: lpb } = info;
+    if (typeof walletname !== 'string' || typeof txcount !== 'number' || !Number.isSafeInteger(txcount) || !isRecord(lpb)) return null;
+    if (typeof lpb.hash !== 'string' || !HEX64.test(lpb.hash)) return null;
+    return `${walletname.slice(0, 100)}:${txcount}:${lpb.hash}`;
+  }
+
   #genesisHash(signal: AbortSignal | undefined): Promise<string> {
     if (this.#genesis === null) {
       const p = this.#index.genesisHash(signal ? { signal } : {});
@@ -346,6 +381,7 @@ export class RefreshEngine {
     let nodeTip: Tip | null = null;
     let indexTip: Tip | null = null;
     let stepStart = performance.now();
+    let spendCheck: RefreshResult['spendCheck'] = 'off';
     const endStep = (next: RefreshStep): void => {
       const t = performance.now();
       timings[step] = Math.round(t - stepStart);
@@ -361,10 +397,24 @@ export class RefreshEngine {
       checkAbort();
       // ---- 1. received (+ the node's unspent outputs)
       progress('received', 0, 1, true);
-      const received = parseReceived(await this.#rpc.call('listreceivedbyaddress', [0, true, true], callOpts));
+      const prev = this.#store.latestSnapshot(profileId);
+      const prevReceived = prev === null ? new Map<string, ReceivedRecord>() : this.#store.received(prev.id);
+      const prevFetch = prev === null ? new Map<string, AddressFetch>() : this.#store.fetchStates(prev.id);
+      const [walletState, receivedReply] = await Promise.all([
+        this.#checkSpends ? this.#walletState(callOpts) : Promise.resolve(null),
+        this.#rpc.call('listreceivedbyaddress', [0, true, true], callOpts),
+      ]);
+      const received = parseReceived(receivedReply);
       if (this.#checkSpends) {
-        const unspent = parseUnspent(await this.#rpc.call('listunspent', [1], callOpts));
-        for (const r of received) r.nodeUnspent = unspent.get(r.address) ?? EMPTY_NODE_UNSPENT;
+        const reuse =
+          walletState !== null && prev !== null && prev.walletState === walletState && received.every((r) => prevReceived.get(r.address)?.nodeUnspent != null);
+        if (reuse) {
+          for (const r of received) r.nodeUnspent = prevReceived.get(r.address)!.nodeUnspent;
+        } else {
+          const unspent = parseUnspent(await this.#rpc.call('listunspent', [1], callOpts));
+          for (const r of received) r.nodeUnspent = unspent.get(r.address) ?? EMPTY_NODE_UNSPENT;
+        }
+        spendCheck = reuse ? 'reused' : 'listunspent';
       }
       progress('received', 1, 1, true);
       checkAbort();
@@ -374,9 +424,6 @@ export class RefreshEngine {
         .listAddresses(profileId, { source: 'user' })
         .map((a) => a.address)
         .filter((a) => !nodeSet.has(a));
-      const prev = this.#store.latestSnapshot(profileId);
-      const prevReceived = prev === null ? new Map<string, ReceivedRecord>() : this.#store.received(prev.id);
-      const prevFetch = prev === null ? new Map<string, AddressFetch>() : this.#store.fetchStates(prev.id);
 
       // ---- 2. addressinfo
       endStep('addressinfo');
@@ -429,7 +476,7 @@ export class RefreshEngine {
       progress('write', 0, 1, true);
       if (prev !== null && infos.length === 0 && this.#unchanged(prev.id, prev.status, plan, received, prevReceived, prevFetch)) {
         // Nothing changed: the latest snapshot records the check (time, tips, confirmations) in place.
-        this.#store.touchSnapshot(profileId, prev.id, { takenAt, node: nodeTip, index: indexTip, received });
+        this.#store.touchSnapshot(profileId, prev.id, { takenAt, node: nodeTip, index: indexTip, received, walletState });
         progress('write', 1, 1, true);
         endStep('write');
         timings.total = Math.round(performance.now() - t0);
@@ -454,6 +501,7 @@ export class RefreshEngine {
           },
           fetched: [],
           diff: { newUtxos: 0, newSats: 0n, spentUtxos: 0, spentSats: 0n, newTxids: 0 },
+          spendCheck,
           timings,
         };
         this.#log.info(`refresh: nothing changed, snapshot ${prev.id} checked at ${takenAt} (addresses=${plan.length}) in ${timings.total} ms`);
@@ -478,6 +526,7 @@ export class RefreshEngine {
         received,
         addresses,
         infos,
+        walletState,
       });
       progress('write', 1, 1, true);
       try {
@@ -511,6 +560,7 @@ export class RefreshEngine {
         },
         fetched: toFetch,
         diff,
+        spendCheck,
         timings,
       };
       this.#log.info(

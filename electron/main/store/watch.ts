@@ -72,6 +72,11 @@ export interface Snapshot {
   receivedSats: bigint | null;
   balanceSats: bigint | null;
   utxoCount: number | null;
+  /**
+   * The node wallet's state (getwalletinfo `txcount` and `lastprocessedblock` hash) that the
+   * node-unspent digests of this snapshot go with; null when not known (migration 0030).
+   */
+  walletState: string | null;
 }
 
 /** The node's confirmed unspent outputs of one address (from listunspent), summarized. */
@@ -130,6 +135,8 @@ export interface NewSnapshot {
   addresses: SnapshotAddress[];
   /** getaddressinfo replies fetched in this refresh (stored as JSON text). */
   infos?: Array<{ address: string; info: unknown }>;
+  /** The node wallet's state the node-unspent digests of `received` go with (Snapshot.walletState). */
+  walletState?: string | null;
 }
 
 export interface BalanceRow {
@@ -227,6 +234,7 @@ interface SnapshotRowDb {
   received_sats: number | bigint | null;
   balance_sats: number | bigint | null;
   utxo_count: number | null;
+  wallet_state: string | null;
 }
 
 interface LabelRowDb {
@@ -276,6 +284,7 @@ function toSnapshot(r: SnapshotRowDb): Snapshot {
     receivedSats: satsOrNull(r.received_sats),
     balanceSats: satsOrNull(r.balance_sats),
     utxoCount: r.utxo_count,
+    walletState: r.wallet_state,
   };
 }
 
@@ -565,10 +574,10 @@ export class WatchRepository {
       const id = Number(
         db
           .prepare(
-            `INSERT INTO snapshots (profile_id, taken_at, node_height, node_hash, index_height, index_hash, status)
-             VALUES (?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO snapshots (profile_id, taken_at, node_height, node_hash, index_height, index_hash, status, wallet_state)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
           )
-          .run(profileId, s.takenAt, s.node.height, s.node.hash, s.index.height, s.index.hash, partial ? 'partial' : 'ok').lastInsertRowid,
+          .run(profileId, s.takenAt, s.node.height, s.node.hash, s.index.height, s.index.hash, partial ? 'partial' : 'ok', s.walletState ?? null).lastInsertRowid,
       );
 
       const insReceived = db.prepare(
@@ -627,14 +636,19 @@ export class WatchRepository {
   /**
    * Records a refresh that found nothing changed, without a new snapshot (ONE transaction): the latest
    * good snapshot `id` — which must also be the profile's last attempt, so that no failure recorded
-   * after it would be hidden — takes the check's time and tips, and the node's entries whose
+   * after it would be hidden — takes the check's time, tips and wallet state, and the node's entries whose
    * confirmations, label or txid order moved are updated in place. Its UTXO rows are not touched.
    * So the history gets no identical snapshot, the latest one's `takenAt` is the last successful
    * check, and the diff of the latest snapshot stays what changed when it was first written.
    * The caller guarantees that the UTXO set, fetch states, received amounts, txid sets and
    * node-unspent digests are those of `id`; a received address the snapshot lacks is refused.
    */
-  touchSnapshot(profileId: string, id: number, c: { takenAt: string; node: Tip; index: Tip; received: readonly ReceivedRecord[] }): void {
+  touchSnapshot(
+    profileId: string,
+    id: number,
+    c: { takenAt: string; node: Tip; index: Tip; received: readonly ReceivedRecord[]; walletState?: string | null },
+  ): void {
+    checkWalletState(c.walletState);
     for (const t of [c.node, c.index]) {
       if (!Number.isSafeInteger(t.height) || t.height < 0 || !HEX64.test(t.hash)) throw invalid(`${JSON.stringify(t)} is not a block tip.`);
     }
@@ -644,12 +658,13 @@ export class WatchRepository {
       const latest = this.latestSnapshot(profileId);
       const last = this.lastAttempt(profileId);
       if (latest === null || latest.id !== id || last?.id !== id) throw invalid(`Snapshot ${id} is not the last refresh of this profile; it cannot be updated in place.`);
-      db.prepare('UPDATE snapshots SET taken_at = ?, node_height = ?, node_hash = ?, index_height = ?, index_hash = ? WHERE id = ?').run(
+      db.prepare('UPDATE snapshots SET taken_at = ?, node_height = ?, node_hash = ?, index_height = ?, index_hash = ?, wallet_state = ? WHERE id = ?').run(
         c.takenAt,
         c.node.height,
         c.node.hash,
         c.index.height,
         c.index.hash,
+        c.walletState ?? null,
         id,
       );
       const upd = db.prepare(
@@ -989,11 +1004,16 @@ function checkLabel(input: LabelInput): { type: LabelType; ref: string; label: s
   return { type: input.type, ref: input.ref, label: input.label, spendable, origin };
 }
 
+function checkWalletState(w: string | null | undefined): void {
+  if (w !== undefined && w !== null && (typeof w !== 'string' || w.length === 0 || w.length > 200)) throw invalid('The wallet state is not a short text.');
+}
+
 function checkNewSnapshot(s: NewSnapshot): void {
   for (const t of [s.node, s.index]) {
     if (!Number.isSafeInteger(t.height) || t.height < 0 || !HEX64.test(t.hash)) throw invalid(`${JSON.stringify(t)} is not a block tip.`);
   }
   if (Number.isNaN(Date.parse(s.takenAt))) throw invalid(`"${s.takenAt}" is not a time.`);
+  checkWalletState(s.walletState);
   const seen = new Map<string, SnapshotAddress>();
   for (const a of s.addresses) {
     checkAddress(a.address);

@@ -6,6 +6,7 @@
 import type { Database } from '../db';
 import updateToSchemaVersion10 from './0010-profiles';
 import updateToSchemaVersion20 from './0020-watch';
+import updateToSchemaVersion30 from './0030-wallet-state';
 
 export interface SchemaVersion {
   readonly version: number;
@@ -15,6 +16,7 @@ export interface SchemaVersion {
 export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
   { version: 10, update: updateToSchemaVersion10 },
   { version: 20, update: updateToSchemaVersion20 },
+  { version: 30, update: updateToSchemaVersion30 },
 ];
 
 /** An older Spyglass opening a database written by a newer one: refuse rather than guess. */
