@@ -12,6 +12,7 @@ import { RpcClient } from './rpc/client';
 import { Services, type NodeAuth } from './services';
 import { openDatabase } from './store/db';
 import { ProfileRepository } from './store/profiles';
+import { OverviewQuery } from './store/overview';
 import { WatchRepository } from './store/watch';
 import { WatchService } from './watch/service';
 import { PsbtService } from './psbt/service';
@@ -59,7 +60,7 @@ export function createApp(opts: AppOptions): SpyglassApp {
     log,
   });
   const watchRepo = new WatchRepository(db);
-  const watch = new WatchService({ services, repo: watchRepo, profiles, log });
+  const watch = new WatchService({ services, repo: watchRepo, overview: new OverviewQuery(db), profiles, log });
   const psbt = new PsbtService({ services, repo: watchRepo, profiles, log });
   const handlers = createHandlers(services, watch, psbt);
   return {

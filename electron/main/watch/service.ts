@@ -5,7 +5,6 @@ import { AppError } from '../../../shared/errors';
 import type {
   AddAddressesResult,
   AddressDetailView,
-  BalanceRowView,
   HistoryView,
   LabelImportPreview,
   MergeRule,
@@ -17,10 +16,7 @@ import type {
   UtxoView,
   WatchOverview,
 } from '../../../shared/ipc/contract';
-import { decodeDestination } from '../../../shared/bitcoin/address';
 import { checkTxInBlock } from '../../../shared/bitcoin/merkle';
-import { typeName } from '../../../shared/bitcoin/psbt-review';
-import { solver } from '../../../shared/bitcoin/script';
 import { NETWORKS, type Network } from '../../../shared/bitcoin/networks';
 import { mergeLabels, parseBip329, serializeBip329, type LabelRecord } from '../../../shared/bip329';
 import { toCsv } from '../../../shared/csv';
@@ -29,26 +25,21 @@ import { parseAddressList } from '../../../shared/watchlist';
 import { RefreshEngine } from '../refresh/engine';
 import type { Logger } from '../log';
 import type { ActiveConnection, Services } from '../services';
-import type { BalanceRow, Label, Snapshot, UtxoRow, WatchRepository } from '../store/watch';
+import type { OverviewQuery } from '../store/overview';
+import type { Label, Snapshot, UtxoRow, WatchRepository } from '../store/watch';
+import { addressType } from './address-type';
 import type { ProfileRepository } from '../store/profiles';
 
 export interface WatchServiceDeps {
   services: Services;
   repo: WatchRepository;
+  /** The balances overview's query (the same database as `repo`). */
+  overview: OverviewQuery;
   profiles: ProfileRepository;
   log: Logger;
 }
 
 const s = (v: bigint): string => v.toString();
-
-/** Address type names as the balances table shows them (the same names as the PSBT review). */
-export function addressType(address: string, network: Network | null): string {
-  for (const net of network ? [network] : Object.values(NETWORKS)) {
-    const d = decodeDestination(address, net);
-    if (d.ok) return typeName(solver(d.script).type);
-  }
-  return 'unknown';
-}
 
 function networkOf(conn: ActiveConnection | null): Network | null {
   if (!conn) return null;
@@ -145,45 +136,8 @@ export class WatchService {
         : null;
     if (!snap) return { ...empty, refreshing, lastFailure };
     const net = this.network();
-    const rows = this.deps.repo.balances(pid, snap.id).map((r) => this.rowView(r, net));
-    let received = 0n;
-    let balance = 0n;
-    let utxos = 0;
-    for (const r of rows) {
-      if (r.hidden) continue;
-      received += BigInt(r.receivedSats ?? '0');
-      balance += BigInt(r.balanceSats);
-      utxos += r.utxoCount;
-    }
-    return {
-      snapshot: snapshotView(snap),
-      offline,
-      refreshing,
-      lastFailure,
-      rows,
-      totals: { receivedSats: s(received), balanceSats: s(balance), utxoCount: utxos, addresses: rows.filter((r) => !r.hidden).length },
-    };
-  }
-
-  private rowView(r: BalanceRow, net: Network | null): BalanceRowView {
-    return {
-      address: r.address,
-      type: addressType(r.address, net),
-      source: r.source,
-      hidden: r.hidden,
-      nodeLabel: r.nodeLabel,
-      label: r.label,
-      receivedSats: r.receivedSats === null ? null : s(r.receivedSats),
-      receivedConfirmations: r.receivedConfirmations,
-      receivedTxCount: r.receivedTxCount,
-      balanceSats: s(r.balanceSats),
-      utxoCount: r.utxoCount,
-      minConfirmations: r.minConfirmations,
-      lastActivityHeight: r.lastActivityHeight,
-      fetchState: r.fetchState,
-      fetchedAt: r.fetchedAt,
-      errorCode: r.errorCode,
-    };
+    const { rows, totals } = this.deps.overview.balances(pid, snap.id, snap.index?.height ?? null, (address) => addressType(address, net));
+    return { snapshot: snapshotView(snap), offline, refreshing, lastFailure, rows, totals };
   }
 
   // ——— refresh ———

@@ -1,0 +1,105 @@
+// The balances overview (`watch:overview`) read straight into its wire rows: one aggregate query over
+// the snapshot's indexed tables (primary keys and the covering snapshot_utxos_address index), prepared
+// once per connection and read in raw mode (arrays, no per-row objects from SQLite), with the totals
+// summed in the same pass as plain numbers (every amount, and every sum of them, is ≤ 21e14 sats <
+// 2^53). 10,000 rows / 20,000 UTXOs: ~60 ms here instead of ~440 ms through WatchRepository.balances
+// (bigint amounts, then a second mapping to the view).
+//
+// Same rows and values as WatchRepository.balances + the service's view of them (test/main/watch-store.test.ts
+// compares the two); the schema is migrations/0020-watch.ts.
+import type BetterSqlite3 from 'better-sqlite3';
+import type { BalanceRowView, Sats } from '../../../shared/ipc/contract';
+import type { Database } from './db';
+
+export interface OverviewRows {
+  rows: BalanceRowView[];
+  /** Of the rows that are not hidden. */
+  totals: { receivedSats: Sats; balanceSats: Sats; utxoCount: number; addresses: number };
+}
+
+type RawRow = [
+  address: string,
+  source: 'node' | 'user',
+  state: 'fetched' | 'carried' | 'failed',
+  fetchedAt: string | null,
+  errorCode: string | null,
+  hidden: number | null,
+  received: number | null,
+  receivedConfirmations: number | null,
+  receivedTxCount: number | null,
+  nodeLabel: string | null,
+  label: string | null,
+  balance: number | null,
+  utxoCount: number | null,
+  maxHeight: number | null,
+];
+
+const BALANCES_SQL = `
+  SELECT f.address, f.source, f.state, f.fetched_at, f.error_code, a.hidden,
+         r.amount_sats, r.confirmations, json_array_length(r.txids), r.node_label,
+         l.label, u.bal, u.cnt, u.maxh
+    FROM snapshot_fetched f
+    LEFT JOIN addresses a ON a.profile_id = @p AND a.address = f.address
+    LEFT JOIN snapshot_received r ON r.snapshot_id = f.snapshot_id AND r.address = f.address
+    LEFT JOIN labels l ON l.profile_id = @p AND l.type = 'addr' AND l.ref = f.address
+    LEFT JOIN (SELECT address, SUM(amount_sats) AS bal, COUNT(*) AS cnt, MAX(height) AS maxh
+                 FROM snapshot_utxos WHERE snapshot_id = @s GROUP BY address) u ON u.address = f.address
+   WHERE f.snapshot_id = @s
+   ORDER BY f.address`;
+
+export class OverviewQuery {
+  readonly #db: Database;
+  #balances: BetterSqlite3.Statement<[{ p: string; s: number }], RawRow> | null = null;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /**
+   * The balances rows of snapshot `snapshotId` of `profileId` (the caller has checked that it is one
+   * of the profile's snapshots), by address; `indexTip`: the snapshot's index height, for the
+   * confirmations; `typeOf`: the address type name.
+   */
+  balances(profileId: string, snapshotId: number, indexTip: number | null, typeOf: (address: string) => string): OverviewRows {
+    if (this.#balances === null) this.#balances = this.#db.prepare<[{ p: string; s: number }], RawRow>(BALANCES_SQL).raw(true);
+    const raw = this.#balances.all({ p: profileId, s: snapshotId });
+    const rows = new Array<BalanceRowView>(raw.length);
+    let received = 0;
+    let balance = 0;
+    let utxos = 0;
+    let shown = 0;
+    for (let i = 0; i < raw.length; i++) {
+      const r = raw[i]!;
+      const hidden = r[5] === 1;
+      const rec = r[6];
+      const bal = r[11] ?? 0;
+      const cnt = r[12] ?? 0;
+      const maxh = r[13];
+      if (!hidden) {
+        if (rec !== null) received += rec;
+        balance += bal;
+        utxos += cnt;
+        shown++;
+      }
+      rows[i] = {
+        address: r[0],
+        type: typeOf(r[0]),
+        source: r[1],
+        hidden,
+        nodeLabel: r[9],
+        label: r[10],
+        receivedSats: rec === null ? null : String(rec),
+        receivedConfirmations: r[7],
+        receivedTxCount: r[8],
+        balanceSats: String(bal),
+        utxoCount: cnt,
+        minConfirmations: indexTip === null || maxh === null ? null : Math.max(0, indexTip - maxh + 1),
+        lastActivityHeight: maxh,
+        fetchState: r[2],
+        fetchedAt: r[3],
+        errorCode: r[4],
+      };
+    }
+    return { rows, totals: { receivedSats: String(received), balanceSats: String(balance), utxoCount: utxos, addresses: shown } };
+  }
+}
