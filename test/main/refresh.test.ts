@@ -619,6 +619,27 @@ describe('RefreshEngine on devnet demo', () => {
     }
   });
 
+  it('after steps that handled many replies the engine releases memory; a release that throws does not fail the refresh', async () => {
+    let released = 0;
+    await mine(1); // something to do: the index tip moved
+    const r = await newEngine({ releaseMemory: () => released++, releaseAfter: 2 }).run();
+    expect(r.unchanged).toBe(false);
+    // received (+ listunspent), the lookups (the user addresses at least), and the end of the refresh
+    expect(released).toBeGreaterThanOrEqual(3);
+    released = 0;
+    await newEngine({ releaseMemory: () => released++ }).run(); // default threshold: 2,000 replies; demo has fewer
+    expect(released).toBe(0);
+    await mine(1);
+    const after = await newEngine({
+      releaseMemory: () => {
+        throw new Error('no gc here');
+      },
+      releaseAfter: 1,
+    }).run();
+    expect(after.status).toBe('ok');
+    await expectSnapshotMatchesTruth(after);
+  });
+
   it('index transaction records are fetched on demand and cached', async () => {
     const txid = store.utxos(profileId, userAddresses[0]!)[0]!.txid;
     const first = await engine.transaction(txid);

@@ -9,8 +9,10 @@
 //   tips         the node's tip (`getblockchaininfo`) and the index's (`block/last`), read BEFORE the
 //                lookups: the snapshot records the index tip its UTXOs are at least as fresh as, so a
 //                block found during the lookups makes the next refresh look again rather than never
-//   utxos        index `address/utxo` for the addresses that changed (below), all queued at once on the
-//                index client, which applies its own rate limit and concurrency cap
+//   utxos        index `address/utxo` for the addresses that changed (below), handed to the index
+//                client a window at a time (lookupWindow, default 64: enough to keep its concurrency
+//                cap busy; the client applies its own rate limit and cap), so that 10,000 lookups do
+//                not sit in memory as 10,000 pending requests
 //   write        the snapshot, in one SQLite transaction; then old snapshots are pruned. When nothing
 //                changed (no lookup, no getaddressinfo, the same addresses, received amounts, txids and
 //                node-unspent digests as the latest snapshot, which is 'ok' and the last attempt), no
@@ -50,6 +52,7 @@ import { AppError, isAppError } from '../../../shared/errors';
 import type { IndexClient } from '../blockindex/client';
 import type { IndexTransaction, IndexUtxo } from '../blockindex/types';
 import { silentLogger, type Logger } from '../log';
+import { collectGarbage } from '../memory';
 import type { RpcClient } from '../rpc/client';
 import {
   DEFAULT_KEEP_SNAPSHOTS,
@@ -140,6 +143,15 @@ export interface RefreshEngineOptions {
   checkSpends?: boolean;
   /** getaddressinfo calls per JSON-RPC batch (default 500). */
   infoBatchSize?: number;
+  /** Index lookups handed to the index client at a time (default 64). */
+  lookupWindow?: number;
+  /**
+   * Called after a step that handled at least `releaseAfter` replies (default 2,000), and after a
+   * refresh of that many addresses, whose parsed replies are garbage from then on (default: a full
+   * V8 collection, electron/main/memory.ts; null: never).
+   */
+  releaseMemory?: (() => void) | null;
+  releaseAfter?: number;
   /** Genesis hash of the chain, for the transaction cache (default: asked from the index once). */
   genesisHash?: string;
 }
@@ -279,6 +291,9 @@ export class RefreshEngine {
   readonly #keep: number;
   readonly #checkSpends: boolean;
   readonly #infoBatch: number;
+  readonly #lookupWindow: number;
+  readonly #releaseMemory: (() => void) | null;
+  readonly #releaseAfter: number;
   #genesis: Promise<string> | null;
   #running: Promise<RefreshResult> | null = null;
 
@@ -293,6 +308,9 @@ export class RefreshEngine {
     this.#keep = options.keepSnapshots ?? DEFAULT_KEEP_SNAPSHOTS;
     this.#checkSpends = options.checkSpends ?? true;
     this.#infoBatch = Math.max(1, Math.floor(options.infoBatchSize ?? 500));
+    this.#lookupWindow = Math.max(1, Math.floor(options.lookupWindow ?? 64));
+    this.#releaseMemory = options.releaseMemory === undefined ? collectGarbage : options.releaseMemory;
+    this.#releaseAfter = Math.max(1, Math.floor(options.releaseAfter ?? 2000));
     this.#genesis = options.genesisHash === undefined ? null : Promise.resolve(options.genesisHash);
   }
 
@@ -304,9 +322,15 @@ export class RefreshEngine {
   /** Runs one refresh; while one is going, returns its promise. */
   run(opts: RefreshRunOptions = {}): Promise<RefreshResult> {
     if (this.#running !== null) return this.#running;
-    const p = this.#run(opts).finally(() => {
-      this.#running = null;
-    });
+    const p = this.#run(opts)
+      .then((r) => {
+        // The refresh's replies and rows are garbage once #run returned.
+        if (!r.unchanged) this.#release(r.counts.addresses);
+        return r;
+      })
+      .finally(() => {
+        this.#running = null;
+      });
     this.#running = p;
     return p;
   }
@@ -359,6 +383,16 @@ export class RefreshEngine {
     return `${walletname.slice(0, 100)}:${txcount}:${lpb.hash}`;
   }
 
+  /** releaseMemory after a step that handled `n` replies, when that is many. */
+  #release(n: number): void {
+    if (n < this.#releaseAfter || this.#releaseMemory === null) return;
+    try {
+      this.#releaseMemory();
+    } catch (e) {
+      this.#log.warn(`refresh: releasing memory failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
   #genesisHash(signal: AbortSignal | undefined): Promise<string> {
     if (this.#genesis === null) {
       const p = this.#index.genesisHash(signal ? { signal } : {});
@@ -405,13 +439,16 @@ export class RefreshEngine {
         this.#rpc.call('listreceivedbyaddress', [0, true, true], callOpts),
       ]);
       const received = parseReceived(receivedReply);
+      let handled = received.length;
       if (this.#checkSpends) {
         const reuse =
           walletState !== null && prev !== null && prev.walletState === walletState && received.every((r) => prevReceived.get(r.address)?.nodeUnspent != null);
         if (reuse) {
           for (const r of received) r.nodeUnspent = prevReceived.get(r.address)!.nodeUnspent;
         } else {
-          const unspent = parseUnspent(await this.#rpc.call('listunspent', [1], callOpts));
+          const reply = await this.#rpc.call('listunspent', [1], callOpts);
+          handled += Array.isArray(reply) ? reply.length : 0;
+          const unspent = parseUnspent(reply);
           for (const r of received) r.nodeUnspent = unspent.get(r.address) ?? EMPTY_NODE_UNSPENT;
         }
         spendCheck = reuse ? 'reused' : 'listunspent';
@@ -425,11 +462,14 @@ export class RefreshEngine {
         .map((a) => a.address)
         .filter((a) => !nodeSet.has(a));
 
+      this.#release(handled);
+
       // ---- 2. addressinfo
       endStep('addressinfo');
       const all = [...nodeSet, ...userAddresses];
       const stale = this.#store.staleInfo(profileId, all, this.#infoMaxAgeMs, this.#now());
-      const infos: Array<{ address: string; info: unknown }> = [];
+      // Kept as JSON text until the write (10,000 parsed replies would hold several times the memory).
+      const infos: Array<{ address: string; infoJson: string }> = [];
       let infoErrors = 0;
       progress('addressinfo', 0, stale.length, true);
       for (let i = 0; i < stale.length; i += this.#infoBatch) {
@@ -440,7 +480,7 @@ export class RefreshEngine {
         );
         replies.forEach((r, j) => {
           const address = chunk[j]!;
-          if (r.ok && isRecord(r.value)) infos.push({ address, info: r.value });
+          if (r.ok && isRecord(r.value)) infos.push({ address, infoJson: JSON.stringify(r.value) });
           else {
             infoErrors++;
             this.#log.warn(`refresh: getaddressinfo ${address}: ${r.ok ? 'not an object' : `${r.error.code} ${r.error.message}`}`);
@@ -449,6 +489,8 @@ export class RefreshEngine {
         progress('addressinfo', Math.min(stale.length, i + chunk.length), stale.length);
         checkAbort();
       }
+
+      this.#release(stale.length);
 
       // ---- 3. tips
       endStep('tips');
@@ -470,6 +512,7 @@ export class RefreshEngine {
       const toFetch = plan.filter((p) => p.fetch).map((p) => p.address);
       const lookups = await this.#lookUp(toFetch, signal, (done) => progress('utxos', done, toFetch.length));
       checkAbort();
+      this.#release(toFetch.length);
 
       // ---- 5. write
       endStep('write');
@@ -623,8 +666,9 @@ export class RefreshEngine {
   }
 
   /**
-   * Looks up all `addresses` at once through the index client's queue (its concurrency cap and rate
-   * limit apply). The first error that is not about one address cancels the rest and is thrown.
+   * Looks up `addresses` through the index client, at most lookupWindow at a time (the client's
+   * concurrency cap and rate limit apply within that). The first error that is not about one
+   * address cancels the running lookups, starts no more, and is thrown.
    */
   async #lookUp(
     addresses: readonly string[],
@@ -635,32 +679,35 @@ export class RefreshEngine {
     onDone(0);
     if (addresses.length === 0) return out;
     const inner = new AbortController();
-    setMaxListeners(0, inner.signal); // every queued lookup listens to it (and stops when it settles)
+    setMaxListeners(0, inner.signal); // each running lookup listens to it (up to lookupWindow at a time)
     const onAbort = (): void => inner.abort();
     if (signal?.aborted) inner.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    let fatal = null as AppError | null; // set from the callbacks below
+    let fatal = null as AppError | null; // set from the workers below
     let done = 0;
-    try {
-      await Promise.all(
-        addresses.map(async (address) => {
-          try {
-            out.set(address, { utxos: await this.#index.addressUtxo(address, { signal: inner.signal }) });
-          } catch (e) {
-            const err = toAppError(e, this.#log);
-            if (PER_ADDRESS_CODES.has(err.code) && !inner.signal.aborted) {
-              this.#log.warn(`refresh: address/utxo ${address}: ${err.code} ${err.message}`);
-              out.set(address, { error: err.code });
-            } else {
-              fatal ??= err;
-              inner.abort();
-            }
-          } finally {
-            done++;
-            onDone(done);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < addresses.length && !inner.signal.aborted) {
+        const address = addresses[next++]!;
+        try {
+          out.set(address, { utxos: await this.#index.addressUtxo(address, { signal: inner.signal }) });
+        } catch (e) {
+          const err = toAppError(e, this.#log);
+          if (PER_ADDRESS_CODES.has(err.code) && !inner.signal.aborted) {
+            this.#log.warn(`refresh: address/utxo ${address}: ${err.code} ${err.message}`);
+            out.set(address, { error: err.code });
+          } else {
+            fatal ??= err;
+            inner.abort();
           }
-        }),
-      );
+        } finally {
+          done++;
+          onDone(done);
+        }
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(addresses.length, this.#lookupWindow) }, worker));
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }

@@ -123,6 +123,9 @@ export type SnapshotAddress =
   | { address: string; source: AddressSource; state: 'carried' }
   | { address: string; source: AddressSource; state: 'failed'; errorCode: string };
 
+/** A getaddressinfo reply to store: the parsed value, or its JSON text already written (`infoJson`). */
+export type InfoRecord = { address: string; info: unknown } | { address: string; infoJson: string };
+
 export interface NewSnapshot {
   takenAt: string;
   node: Tip;
@@ -134,7 +137,7 @@ export interface NewSnapshot {
   /** Every watched address of the snapshot (node and user), once each. */
   addresses: SnapshotAddress[];
   /** getaddressinfo replies fetched in this refresh (stored as JSON text). */
-  infos?: Array<{ address: string; info: unknown }>;
+  infos?: ReadonlyArray<InfoRecord>;
   /** The node wallet's state the node-unspent digests of `received` go with (Snapshot.walletState). */
   walletState?: string | null;
 }
@@ -445,13 +448,13 @@ export class WatchRepository {
   // ---------------------------------------------------------------- address info
 
   /** Stores getaddressinfo replies (the address must be watched). */
-  upsertInfos(profileId: string, infos: ReadonlyArray<{ address: string; info: unknown }>, at = new Date().toISOString()): void {
+  upsertInfos(profileId: string, infos: ReadonlyArray<InfoRecord>, at = new Date().toISOString()): void {
     this.transaction(() => {
       const st = this.#db.prepare(
         `INSERT INTO address_info (profile_id, address, info_json, fetched_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (profile_id, address) DO UPDATE SET info_json = excluded.info_json, fetched_at = excluded.fetched_at`,
       );
-      for (const { address, info } of infos) st.run(profileId, address, JSON.stringify(info), at);
+      for (const r of infos) st.run(profileId, r.address, 'infoJson' in r ? r.infoJson : JSON.stringify(r.info), at);
     });
   }
 
