@@ -386,9 +386,65 @@ export function convertBits(data: ArrayLike<number>, from: number, to: number, p
 
 const ANCHOR_PROGRAM = Uint8Array.of(0x4e, 0x73);
 
+const CHARSET_CODES = Uint8Array.from(CHARSET, (c) => c.charCodeAt(0));
+
+/**
+ * Writes the segwit address of (version, program[start..end]) as ASCII into `out` at `pos` and
+ * returns the position after it: bech32::Encode(encoding, hrp, [version, ConvertBits<8, 5,
+ * true>(program)]) without the intermediate arrays. `hrp` is lowercase ASCII; `out` must have
+ * room for hrp.length + 8 + ceil(8·(end − start)/5) bytes.
+ */
+export function writeSegwitAddress(
+  out: Uint8Array,
+  pos: number,
+  hrp: string,
+  version: number,
+  program: Uint8Array,
+  start: number,
+  end: number,
+  bech32m: boolean,
+): number {
+  let c = 1;
+  for (let i = 0; i < hrp.length; i++) c = polyModStep(c, hrp.charCodeAt(i) >> 5);
+  c = polyModStep(c, 0);
+  for (let i = 0; i < hrp.length; i++) {
+    const x = hrp.charCodeAt(i);
+    c = polyModStep(c, x & 0x1f);
+    out[pos++] = x;
+  }
+  out[pos++] = 0x31; // '1'
+  c = polyModStep(c, version);
+  out[pos++] = CHARSET_CODES[version]!;
+  let acc = 0;
+  let bits = 0;
+  for (let i = start; i < end; i++) {
+    acc = ((acc << 8) | program[i]!) & 0xfff;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      const v = (acc >> bits) & 31;
+      c = polyModStep(c, v);
+      out[pos++] = CHARSET_CODES[v]!;
+    }
+  }
+  if (bits > 0) {
+    const v = (acc << (5 - bits)) & 31;
+    c = polyModStep(c, v);
+    out[pos++] = CHARSET_CODES[v]!;
+  }
+  for (let i = 0; i < CHECKSUM_SIZE; i++) c = polyModStep(c, 0);
+  const mod = (c ^ (bech32m ? BECH32M_CONST : BECH32_CONST)) >>> 0;
+  for (let i = 0; i < CHECKSUM_SIZE; i++) out[pos++] = CHARSET_CODES[(mod >>> (5 * (5 - i))) & 31]!;
+  return pos;
+}
+
+let addrScratch = new Uint8Array(128);
+
 function segwitEncode(encoding: Bech32Encoding, hrp: string, version: number, program: Uint8Array): string {
-  const values = [version, ...(convertBits(program, 8, 5, true) ?? [])];
-  return bech32Encode(encoding, hrp, values);
+  const need = hrp.length + 8 + Math.ceil((program.length * 8) / 5);
+  if (addrScratch.length < need) addrScratch = new Uint8Array(need);
+  const n = writeSegwitAddress(addrScratch, 0, hrp, version, program, 0, program.length, encoding === 'bech32m');
+  return String.fromCharCode.apply(null, addrScratch.subarray(0, n) as unknown as number[]);
 }
 
 function prefixed(prefix: number, hash: Uint8Array): Uint8Array {

@@ -12,7 +12,7 @@ import { encodeDestination, extractDestinationFromSolved, scriptForDestination }
 import { hexOf as toHex } from './tx';
 import type { Network } from './networks';
 import { solver, type TxoutType } from './script';
-import { isCurveX } from './secp';
+import { isCurveXAt } from './secp';
 
 export interface KeyOrigin {
   /** 4-byte master key fingerprint. */
@@ -50,18 +50,38 @@ type Ctx = 'top' | 'p2sh' | 'p2wpkh' | 'p2wsh' | 'p2tr';
 // Key helpers
 // ---------------------------------------------------------------------------------------------
 
-const xonlyCache = new Map<string, boolean>();
+/**
+ * isValidXOnly results by a 30-bit prefix of the key; an entry holds the 32 key bytes and the
+ * result (byte 32), so a prefix collision just misses. Cleared when it grows past 20,000.
+ */
+const xonlyCache = new Map<number, Uint8Array>();
 
-/** XOnlyPubKey::IsFullyValid: x < p and x^3 + 7 is a square mod p. Cached. */
-export function isValidXOnly(x: Uint8Array): boolean {
-  if (x.length !== 32) return false;
-  const hex = toHex(x);
-  const hit = xonlyCache.get(hex);
-  if (hit !== undefined) return hit;
-  const ok = isCurveX(BigInt('0x' + hex));
+/** XOnlyPubKey::IsFullyValid of the 32 bytes at b[off..off+32]: x < p and x^3 + 7 is a square mod p. Cached. */
+export function isValidXOnlyAt(b: Uint8Array, off: number): boolean {
+  const k = (b[off]! << 22) | (b[off + 1]! << 14) | (b[off + 2]! << 6) | (b[off + 3]! >> 2);
+  const hit = xonlyCache.get(k);
+  if (hit !== undefined) {
+    let same = true;
+    for (let i = 0; i < 32; i++) {
+      if (hit[i] !== b[off + i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return hit[32] === 1;
+  }
+  const ok = isCurveXAt(b, off);
   if (xonlyCache.size >= 20000) xonlyCache.clear();
-  xonlyCache.set(hex, ok);
+  const e = new Uint8Array(33);
+  e.set(b.subarray(off, off + 32));
+  e[32] = ok ? 1 : 0;
+  xonlyCache.set(k, e);
   return ok;
+}
+
+/** XOnlyPubKey::IsFullyValid: 32 bytes, x < p and x^3 + 7 is a square mod p. Cached. */
+export function isValidXOnly(x: Uint8Array): boolean {
+  return x.length === 32 && isValidXOnlyAt(x, 0);
 }
 
 /** CPubKey::IsValidNonHybrid (syntactic: a valid-size key with header 02, 03 or 04). */
@@ -229,6 +249,25 @@ function csStep(val: number): void {
   csLo = lo;
 }
 
+/** The 8 checksum characters of the finished state (csHi:csLo, 40 bits) as codes, via csOut. */
+function csFinish(): void {
+  for (let j = 0; j < 8; j++) csStep(0);
+  const hi = csHi;
+  const lo = (csLo ^ 1) >>> 0;
+  // Groups of 5 bits from the top: bits 35..39, 30..34 (crossing the halves), 25..29, ..., 0..4.
+  csOut[0] = CHECKSUM_CODES[(hi >>> 3) & 31]!;
+  csOut[1] = CHECKSUM_CODES[((hi << 2) | (lo >>> 30)) & 31]!;
+  csOut[2] = CHECKSUM_CODES[(lo >>> 25) & 31]!;
+  csOut[3] = CHECKSUM_CODES[(lo >>> 20) & 31]!;
+  csOut[4] = CHECKSUM_CODES[(lo >>> 15) & 31]!;
+  csOut[5] = CHECKSUM_CODES[(lo >>> 10) & 31]!;
+  csOut[6] = CHECKSUM_CODES[(lo >>> 5) & 31]!;
+  csOut[7] = CHECKSUM_CODES[lo & 31]!;
+}
+
+const CHECKSUM_CODES = Uint8Array.from(CHECKSUM_CHARSET, (c) => c.charCodeAt(0));
+const csOut = new Uint8Array(8);
+
 /** Core DescriptorChecksum: 8 characters, or '' if `desc` has a character outside the charset. */
 export function fastDescriptorChecksum(desc: string): string {
   csHi = 0;
@@ -248,11 +287,37 @@ export function fastDescriptorChecksum(desc: string): string {
     }
   }
   if (clscount > 0) csStep(cls);
-  for (let j = 0; j < 8; j++) csStep(0);
-  const v = csHi * 0x100000000 + ((csLo ^ 1) >>> 0);
-  let ret = '';
-  for (let j = 0; j < 8; j++) ret += CHECKSUM_CHARSET[Math.floor(v / 2 ** (5 * (7 - j))) % 32];
-  return ret;
+  csFinish();
+  return String.fromCharCode(csOut[0]!, csOut[1]!, csOut[2]!, csOut[3]!, csOut[4]!, csOut[5]!, csOut[6]!, csOut[7]!);
+}
+
+/**
+ * DescriptorChecksum of the ASCII descriptor in buf[start..end], written as '#' and the 8
+ * characters at buf[end..end+9]; returns end + 9, or -1 (nothing written) if a character is
+ * outside the charset.
+ */
+export function writeDescriptorChecksum(buf: Uint8Array, start: number, end: number): number {
+  csHi = 0;
+  csLo = 1;
+  let cls = 0;
+  let clscount = 0;
+  for (let i = start; i < end; i++) {
+    const code = buf[i]!;
+    const pos = code < 128 ? INPUT_POS[code]! : -1;
+    if (pos === -1) return -1;
+    csStep(pos & 31);
+    cls = cls * 3 + (pos >> 5);
+    if (++clscount === 3) {
+      csStep(cls);
+      cls = 0;
+      clscount = 0;
+    }
+  }
+  if (clscount > 0) csStep(cls);
+  csFinish();
+  buf[end] = 0x23; // '#'
+  for (let j = 0; j < 8; j++) buf[end + 1 + j] = csOut[j]!;
+  return end + 9;
 }
 
 /** InferDescriptor(script, provider)->ToString() with '#checksum' appended. */
