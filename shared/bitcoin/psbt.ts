@@ -13,8 +13,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { btcJson, formatBtc, moneyRange } from '../amounts';
 import { jsonString, RawJson } from '../json';
-import { encodeBase58Check, encodeDestination, extractDestinationFromSolved } from './address';
-import { inferDescriptorSolved } from './infer';
+import { encodeBase58Check, encodeDestination, extractDestinationFromSolved, writeSegwitAddress } from './address';
+import { inferDescriptorSolved, isValidXOnlyAt, writeDescriptorChecksum } from './infer';
 import { decodeRawTransactionJson, txOutUniv, type ScriptUnivCache } from './decode';
 import type { Network } from './networks';
 import { checkSignatureEncodingStrict, scriptToAsm, sighashToStr, solver } from './script';
@@ -1121,34 +1121,214 @@ function stringifyJson(x: unknown): string {
   return text.replace(/"\\u0000(\d+)\\u0000"/g, (_m, i: string) => raws[Number(i)]!);
 }
 
-/** A JSON string token for text known to be hex (or other characters needing no escape). */
-function q(s: string): string {
-  return '"' + s + '"';
+// ---------------------------------------------------------------------------------------------
+// decodepsbt as JSON text
+// ---------------------------------------------------------------------------------------------
+
+const UTF8 = new TextDecoder();
+const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const CHUNK = 1 << 17;
+const BIG_TEXT = 2048;
+
+/**
+ * The reply text under construction: ASCII bytes in a buffer, turned into a string once per
+ * full chunk (one TextDecoder call) instead of thousands of small strings concatenated and
+ * flattened by a final join. Long or non-ASCII pieces are kept as strings of their own.
+ */
+class TextOut {
+  buf: Uint8Array = new Uint8Array(CHUNK);
+  pos = 0;
+  parts: string[] = [];
+  /** Nothing written yet in the current object (see key). */
+  first = true;
+
+  /** Makes room for n more bytes in buf. */
+  room(n: number): void {
+    if (this.pos + n > this.buf.length) {
+      this.flush();
+      if (n > this.buf.length) this.buf = new Uint8Array(n);
+    }
+  }
+
+  flush(): void {
+    if (this.pos > 0) {
+      this.parts.push(UTF8.decode(this.buf.subarray(0, this.pos)));
+      this.pos = 0;
+    }
+  }
+
+  /** Already-JSON text (a literal, a number, a written value). */
+  text(s: string): void {
+    const n = s.length;
+    if (n > BIG_TEXT) {
+      this.flush();
+      this.parts.push(s);
+      return;
+    }
+    this.room(n);
+    const b = this.buf;
+    const p = this.pos;
+    let or = 0;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      or |= c;
+      b[p + i] = c;
+    }
+    if (or < 0x80) {
+      this.pos = p + n;
+    } else {
+      this.flush();
+      this.parts.push(s);
+    }
+  }
+
+  /** A member name (`"name":`), preceded by a comma unless it is the object's first. */
+  key(k: string): void {
+    if (this.first) this.first = false;
+    else {
+      this.room(1);
+      this.buf[this.pos++] = 0x2c;
+    }
+    this.text(k);
+  }
+
+  /** HexStr(src[start..end]). */
+  hex(src: Uint8Array, start = 0, end = src.length): void {
+    this.room(2 * (end - start));
+    const b = this.buf;
+    let p = this.pos;
+    for (let i = start; i < end; i++) {
+      const x = src[i]!;
+      b[p] = HEX_DIGITS[x >> 4]!;
+      b[p + 1] = HEX_DIGITS[x & 15]!;
+      p += 2;
+    }
+    this.pos = p;
+  }
+
+  /** `"` + HexStr + `"`. */
+  qhex(src: Uint8Array, start = 0, end = src.length): void {
+    this.room(2 * (end - start) + 2);
+    this.buf[this.pos++] = 0x22;
+    this.hex(src, start, end);
+    this.buf[this.pos++] = 0x22;
+  }
+
+  /** A number as JSON (String(n)); non-negative integers written digit by digit. */
+  num(n: number): void {
+    if (!(n >= 0 && n <= Number.MAX_SAFE_INTEGER && Math.floor(n) === n)) {
+      this.text(String(n));
+      return;
+    }
+    this.room(16);
+    const b = this.buf;
+    let len = 1;
+    for (let t = n; t >= 10; t = Math.floor(t / 10)) len++;
+    let p = this.pos + len;
+    this.pos = p;
+    do {
+      const q = Math.floor(n / 10);
+      b[--p] = 48 + n - q * 10;
+      n = q;
+    } while (n > 0);
+  }
+
+  /** The whole text. */
+  result(): string {
+    this.flush();
+    return this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
+  }
 }
 
-/** `[{"pubkey":…,"master_fingerprint":…,"path":…},…]` (keypathsUniv as text). */
-function keypathsText(paths: Map<string, KeyOrigin>): string {
-  const keys = [...paths.keys()].sort(cmpStr);
-  const parts: string[] = new Array<string>(keys.length);
+const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** formatBtc(sats) (ValueFromAmount). */
+function writeBtc(w: TextOut, sats: bigint): void {
+  if (sats < 0n || sats > MAX_SAFE_BIG) {
+    w.text(formatBtc(sats));
+    return;
+  }
+  const n = Number(sats);
+  let whole = Math.floor(n / 1e8);
+  let frac = n - whole * 1e8;
+  if (frac < 0) {
+    whole--;
+    frac += 1e8;
+  }
+  w.num(whole);
+  w.room(9);
+  const b = w.buf;
+  const p = w.pos;
+  b[p] = 0x2e;
+  for (let i = 8; i >= 1; i--) {
+    const q = Math.floor(frac / 10);
+    b[p + i] = 48 + frac - q * 10;
+    frac = q;
+  }
+  w.pos = p + 9;
+}
+
+/** WriteHDKeypath(path) with 'h' for hardened steps, as a JSON string. */
+function writeKeypath(w: TextOut, path: number[]): void {
+  w.text('"m');
+  for (let i = 0; i < path.length; i++) {
+    const step = path[i]!;
+    w.room(1);
+    w.buf[w.pos++] = 0x2f; // '/'
+    w.num(step & 0x7fffffff);
+    if (step >= 0x80000000) w.text('h');
+  }
+  w.text('"');
+}
+
+/** keypathsUniv as text. */
+function writeKeypaths(w: TextOut, paths: Map<string, KeyOrigin>): void {
+  const keys = paths.size === 1 ? [...paths.keys()] : [...paths.keys()].sort(cmpStr);
+  w.text('[');
   for (let i = 0; i < keys.length; i++) {
     const o = paths.get(keys[i]!)!;
-    parts[i] = '{"pubkey":"' + keys[i]! + '","master_fingerprint":"' + hexOf(o.fp) + '","path":"' + formatHDKeypath(o.path) + '"}';
+    w.text(i ? ',{"pubkey":"' : '{"pubkey":"');
+    w.text(keys[i]!);
+    w.text('","master_fingerprint":');
+    w.qhex(o.fp);
+    w.text(',"path":');
+    writeKeypath(w, o.path);
+    w.text('}');
   }
-  return '[' + parts.join(',') + ']';
+  w.text(']');
 }
 
 /** tapKeypathsUniv as text. */
-function tapKeypathsText(paths: Map<string, TapBip32>): string {
-  const keys = [...paths.keys()].sort(cmpStr);
-  const parts: string[] = new Array<string>(keys.length);
+function writeTapKeypaths(w: TextOut, paths: Map<string, TapBip32>): void {
+  const keys = paths.size === 1 ? [...paths.keys()] : [...paths.keys()].sort(cmpStr);
+  w.text('[');
   for (let i = 0; i < keys.length; i++) {
     const v = paths.get(keys[i]!)!;
-    const leaves = v.leafHashes.length === 0 ? '[]' : '["' + v.leafHashes.join('","') + '"]';
-    parts[i] =
-      '{"pubkey":"' + keys[i]! + '","master_fingerprint":"' + hexOf(v.origin.fp) + '","path":"' +
-      formatHDKeypath(v.origin.path) + '","leaf_hashes":' + leaves + '}';
+    w.text(i ? ',{"pubkey":"' : '{"pubkey":"');
+    w.text(keys[i]!);
+    w.text('","master_fingerprint":');
+    w.qhex(v.origin.fp);
+    w.text(',"path":');
+    writeKeypath(w, v.origin.path);
+    w.text(',"leaf_hashes":[');
+    for (let j = 0; j < v.leafHashes.length; j++) {
+      w.text(j ? ',"' : '"');
+      w.text(v.leafHashes[j]!);
+      w.text('"');
+    }
+    w.text(']}');
   }
-  return '[' + parts.join(',') + ']';
+  w.text(']');
+}
+
+/** `[` HexStr, … `]` of a witness stack. */
+function writeHexArray(w: TextOut, items: Uint8Array[]): void {
+  w.text('[');
+  for (let i = 0; i < items.length; i++) {
+    if (i) w.text(',');
+    w.qhex(items[i]!);
+  }
+  w.text(']');
 }
 
 /** ScriptToUniv(include_hex, include_address) as text, memoized per script within one decode. */
@@ -1169,35 +1349,147 @@ function spkText(script: Uint8Array, network: Network, cache: Map<string, string
   return t;
 }
 
+/** Writes the ASCII string s at w.buf[w.pos] (room already made). */
+function put(w: TextOut, s: string): void {
+  const b = w.buf;
+  let p = w.pos;
+  for (let i = 0; i < s.length; i++) b[p++] = s.charCodeAt(i);
+  w.pos = p;
+}
+
+/** Copies w.buf[start..end] to the end of the buffer (room already made). */
+function again(w: TextOut, start: number, end: number): void {
+  const b = w.buf;
+  let p = w.pos;
+  for (let i = start; i < end; i++) b[p++] = b[i]!;
+  w.pos = p;
+}
+
+/**
+ * ScriptToUniv(include_hex, include_address) of a P2WPKH, P2WSH or P2TR script, written
+ * straight into the buffer: asm "0|1 <program>", desc rawtr(<x-only key>) for a valid taproot
+ * output key else addr(<address>) (InferDescriptor without a signing provider), with its
+ * checksum computed over the bytes just written.
+ */
+function writeSegwitSpk(w: TextOut, script: Uint8Array, network: Network): void {
+  const hrp = network.bech32;
+  const n = script.length;
+  const v1 = script[0] === 0x51;
+  w.room(8 * n + 4 * hrp.length + 256);
+  put(w, v1 ? '{"asm":"1 ' : '{"asm":"0 ');
+  w.hex(script, 2, n);
+  put(w, '","desc":"');
+  const d0 = w.pos;
+  let a0: number;
+  let a1: number;
+  const rawtr = v1 && isValidXOnlyAt(script, 2);
+  if (rawtr) {
+    put(w, 'rawtr(');
+    w.hex(script, 2, n);
+    put(w, ')');
+    a0 = a1 = -1;
+  } else {
+    put(w, 'addr(');
+    a0 = w.pos;
+    a1 = w.pos = writeSegwitAddress(w.buf, w.pos, hrp, v1 ? 1 : 0, script, 2, n, v1);
+    put(w, ')');
+  }
+  w.pos = writeDescriptorChecksum(w.buf, d0, w.pos);
+  put(w, '","hex":"');
+  w.hex(script);
+  put(w, '","address":"');
+  if (a0 < 0) w.pos = writeSegwitAddress(w.buf, w.pos, hrp, v1 ? 1 : 0, script, 2, n, v1);
+  else again(w, a0, a1);
+  put(w, v1 ? '","type":"witness_v1_taproot"}' : n === 22 ? '","type":"witness_v0_keyhash"}' : '","type":"witness_v0_scripthash"}');
+}
+
+/** ScriptToUniv(include_hex, include_address) as text. */
+function writeSpk(w: TextOut, script: Uint8Array, network: Network, cache: Map<string, string>): void {
+  const n = script.length;
+  const op = script[0];
+  if (
+    (n === 34 && (op === 0x51 || op === 0x00) && script[1] === 0x20) ||
+    (n === 22 && op === 0x00 && script[1] === 0x14)
+  ) {
+    writeSegwitSpk(w, script, network);
+  } else {
+    w.text(spkText(script, network, cache));
+  }
+}
+
 /** TxToUniv(tx) (decodeRawTransactionJson) as text. */
-function txText(tx: ParsedTx, network: Network, cache: Map<string, string>): string {
+function writeTx(w: TextOut, tx: ParsedTx, network: Network, cache: Map<string, string>): void {
   const coinbase = isCoinBase(tx);
-  const o: string[] = [
-    '{"txid":"' + tx.txid + '","hash":"' + tx.wtxid + '","version":' + tx.version + ',"size":' + tx.size +
-      ',"vsize":' + tx.vsize + ',"weight":' + tx.weight + ',"locktime":' + tx.locktime + ',"vin":[',
-  ];
+  w.text('{"txid":"');
+  w.text(tx.txid);
+  w.text('","hash":"');
+  w.text(tx.wtxid);
+  w.text('","version":');
+  w.num(tx.version);
+  w.text(',"size":');
+  w.num(tx.size);
+  w.text(',"vsize":');
+  w.num(tx.vsize);
+  w.text(',"weight":');
+  w.num(tx.weight);
+  w.text(',"locktime":');
+  w.num(tx.locktime);
+  w.text(',"vin":[');
   for (let i = 0; i < tx.vin.length; i++) {
     const txin = tx.vin[i]!;
-    let t = i ? ',{' : '{';
+    w.text(i ? ',{' : '{');
     if (coinbase) {
-      t += '"coinbase":"' + hexOf(txin.scriptSig) + '"';
+      w.text('"coinbase":');
+      w.qhex(txin.scriptSig);
     } else {
-      t += '"txid":"' + txin.prevTxid + '","vout":' + txin.vout + ',"scriptSig":';
-      t += txin.scriptSig.length === 0
-        ? '{"asm":"","hex":""}'
-        : '{"asm":' + fastWriteJson(scriptToAsm(txin.scriptSig, true)) + ',"hex":"' + hexOf(txin.scriptSig) + '"}';
+      w.text('"txid":"');
+      const h = txin.prevHash;
+      if (h && h.length === 32) {
+        w.room(64);
+        const b = w.buf;
+        let p = w.pos;
+        for (let k = 31; k >= 0; k--) {
+          const x = h[k]!;
+          b[p] = HEX_DIGITS[x >> 4]!;
+          b[p + 1] = HEX_DIGITS[x & 15]!;
+          p += 2;
+        }
+        w.pos = p;
+      } else {
+        w.text(txin.prevTxid);
+      }
+      w.text('","vout":');
+      w.num(txin.vout);
+      if (txin.scriptSig.length === 0) {
+        w.text(',"scriptSig":{"asm":"","hex":""}');
+      } else {
+        w.text(',"scriptSig":{"asm":');
+        w.text(fastWriteJson(scriptToAsm(txin.scriptSig, true)));
+        w.text(',"hex":');
+        w.qhex(txin.scriptSig);
+        w.text('}');
+      }
     }
-    if (txin.witness.length > 0) t += ',"txinwitness":[' + txin.witness.map((w) => q(hexOf(w))).join(',') + ']';
-    t += ',"sequence":' + txin.sequence + '}';
-    o.push(t);
+    if (txin.witness.length > 0) {
+      w.text(',"txinwitness":');
+      writeHexArray(w, txin.witness);
+    }
+    w.text(',"sequence":');
+    w.num(txin.sequence);
+    w.text('}');
   }
-  o.push('],"vout":[');
+  w.text('],"vout":[');
   for (let i = 0; i < tx.vout.length; i++) {
     const out = tx.vout[i]!;
-    o.push((i ? ',{"value":' : '{"value":') + formatBtc(out.value) + ',"n":' + i + ',"scriptPubKey":' + spkText(out.script, network, cache) + '}');
+    w.text(i ? ',{"value":' : '{"value":');
+    writeBtc(w, out.value);
+    w.text(',"n":');
+    w.num(i);
+    w.text(',"scriptPubKey":');
+    writeSpk(w, out.script, network, cache);
+    w.text('}');
   }
-  o.push(']}');
-  return o.join('');
+  w.text(']}');
 }
 
 /**
@@ -1208,7 +1500,9 @@ function txText(tx: ParsedTx, network: Network, cache: Map<string, string>): str
 function toText(p: Psbt, network: Network): string {
   const spk = new Map<string, string>();
   const univCache: ScriptUnivCache = new Map();
-  const o: string[] = ['{"tx":', txText(p.tx, network, spk)];
+  const w = new TextOut();
+  w.text('{"tx":');
+  writeTx(w, p.tx, network, spk);
 
   const globalXpubs: Record<string, unknown>[] = [];
   for (const ok of [...p.xpubs.keys()].sort(cmpStr)) {
@@ -1222,21 +1516,32 @@ function toText(p: Psbt, network: Network): string {
       });
     }
   }
-  o.push(',"global_xpubs":', fastWriteJson(globalXpubs), ',"psbt_version":' + (p.version ?? 0));
-  o.push(',"proprietary":', fastWriteJson(propUniv(p.proprietary)), ',"unknown":', fastWriteJson(unknownUniv(p.unknown)), ',"inputs":[');
+  w.text(',"global_xpubs":');
+  w.text(fastWriteJson(globalXpubs));
+  w.text(',"psbt_version":');
+  w.num(p.version ?? 0);
+  w.text(',"proprietary":');
+  w.text(fastWriteJson(propUniv(p.proprietary)));
+  w.text(',"unknown":');
+  w.text(fastWriteJson(unknownUniv(p.unknown)));
+  w.text(',"inputs":[');
 
   let totalIn = 0n;
   let haveAllUtxos = true;
   const utxoText = new Map<ParsedTx, string>();
   for (let i = 0; i < p.inputs.length; i++) {
     const input = p.inputs[i]!;
-    o.push(i ? ',{' : '{');
-    const at = o.length;
+    w.text(i ? ',{' : '{');
+    w.first = true;
     let haveUtxo = false;
     let value = 0n;
     if (input.witnessUtxo && input.witnessUtxo.value !== -1n) {
       value = input.witnessUtxo.value;
-      o.push(',"witness_utxo":' + '{"amount":' + formatBtc(value) + ',"scriptPubKey":' + spkText(input.witnessUtxo.script, network, spk) + '}');
+      w.key('"witness_utxo":{"amount":');
+      writeBtc(w, value);
+      w.text(',"scriptPubKey":');
+      writeSpk(w, input.witnessUtxo.script, network, spk);
+      w.text('}');
       haveUtxo = true;
     }
     if (input.nonWitnessUtxo) {
@@ -1247,7 +1552,8 @@ function toText(p: Psbt, network: Network): string {
         j = stringifyJson(decodeRawTransactionJson(nwu, network, univCache));
         utxoText.set(nwu, j);
       }
-      o.push(',"non_witness_utxo":', j);
+      w.key('"non_witness_utxo":');
+      w.text(j);
       haveUtxo = true;
     }
     if (haveUtxo) {
@@ -1259,33 +1565,75 @@ function toText(p: Psbt, network: Network): string {
     if (input.partialSigs.size > 0) {
       const ps: Record<string, string> = {};
       for (const e of sortedValues(input.partialSigs)) ps[e.pubkey] = e.sig;
-      o.push(',"partial_signatures":' + fastWriteJson(ps));
+      w.key('"partial_signatures":');
+      w.text(fastWriteJson(ps));
     }
-    if (input.sighash !== undefined) o.push(',"sighash":' + fastWriteJson(sighashToStr(input.sighash & 0xff)));
-    if (input.redeemScript && input.redeemScript.length > 0) o.push(',"redeem_script":' + fastWriteJson(scriptUniv(input.redeemScript, network)));
-    if (input.witnessScript && input.witnessScript.length > 0) o.push(',"witness_script":' + fastWriteJson(scriptUniv(input.witnessScript, network)));
-    if (input.hdKeypaths.size > 0) o.push(',"bip32_derivs":' + keypathsText(input.hdKeypaths));
+    if (input.sighash !== undefined) {
+      w.key('"sighash":');
+      w.text(fastWriteJson(sighashToStr(input.sighash & 0xff)));
+    }
+    if (input.redeemScript && input.redeemScript.length > 0) {
+      w.key('"redeem_script":');
+      w.text(fastWriteJson(scriptUniv(input.redeemScript, network)));
+    }
+    if (input.witnessScript && input.witnessScript.length > 0) {
+      w.key('"witness_script":');
+      w.text(fastWriteJson(scriptUniv(input.witnessScript, network)));
+    }
+    if (input.hdKeypaths.size > 0) {
+      w.key('"bip32_derivs":');
+      writeKeypaths(w, input.hdKeypaths);
+    }
     if (input.finalScriptSig && input.finalScriptSig.length > 0) {
-      o.push(',"final_scriptSig":' + '{"asm":' + fastWriteJson(scriptToAsm(input.finalScriptSig, true)) + ',"hex":"' + hexOf(input.finalScriptSig) + '"}');
+      w.key('"final_scriptSig":{"asm":');
+      w.text(fastWriteJson(scriptToAsm(input.finalScriptSig, true)));
+      w.text(',"hex":');
+      w.qhex(input.finalScriptSig);
+      w.text('}');
     }
     if (input.finalScriptWitness && input.finalScriptWitness.length > 0) {
-      o.push(',"final_scriptwitness":' + '[' + input.finalScriptWitness.map((w) => q(hexOf(w))).join(',') + ']');
+      w.key('"final_scriptwitness":');
+      writeHexArray(w, input.finalScriptWitness);
     }
-    if (input.ripemd160.size > 0) o.push(',"ripemd160_preimages":' + fastWriteJson(preimagesUniv(input.ripemd160)));
-    if (input.sha256.size > 0) o.push(',"sha256_preimages":' + fastWriteJson(preimagesUniv(input.sha256)));
-    if (input.hash160.size > 0) o.push(',"hash160_preimages":' + fastWriteJson(preimagesUniv(input.hash160)));
-    if (input.hash256.size > 0) o.push(',"hash256_preimages":' + fastWriteJson(preimagesUniv(input.hash256)));
-    if (input.tapKeySig && input.tapKeySig.length > 0) o.push(',"taproot_key_path_sig":' + q(hexOf(input.tapKeySig)));
+    if (input.ripemd160.size > 0) {
+      w.key('"ripemd160_preimages":');
+      w.text(fastWriteJson(preimagesUniv(input.ripemd160)));
+    }
+    if (input.sha256.size > 0) {
+      w.key('"sha256_preimages":');
+      w.text(fastWriteJson(preimagesUniv(input.sha256)));
+    }
+    if (input.hash160.size > 0) {
+      w.key('"hash160_preimages":');
+      w.text(fastWriteJson(preimagesUniv(input.hash160)));
+    }
+    if (input.hash256.size > 0) {
+      w.key('"hash256_preimages":');
+      w.text(fastWriteJson(preimagesUniv(input.hash256)));
+    }
+    if (input.tapKeySig && input.tapKeySig.length > 0) {
+      w.key('"taproot_key_path_sig":');
+      w.qhex(input.tapKeySig);
+    }
     if (input.tapScriptSigs.size > 0) {
-      o.push(
-        ',"taproot_script_path_sigs":' +
-        '[' + sortedValues(input.tapScriptSigs).map((e) => '{"pubkey":"' + e.pubkey + '","leaf_hash":"' + e.leaf + '","sig":"' + hexOf(e.sig) + '"}').join(',') + ']',
-      );
+      w.key('"taproot_script_path_sigs":[');
+      const sigs = sortedValues(input.tapScriptSigs);
+      for (let k = 0; k < sigs.length; k++) {
+        const e = sigs[k]!;
+        w.text(k ? ',{"pubkey":"' : '{"pubkey":"');
+        w.text(e.pubkey);
+        w.text('","leaf_hash":"');
+        w.text(e.leaf);
+        w.text('","sig":');
+        w.qhex(e.sig);
+        w.text('}');
+      }
+      w.text(']');
     }
     if (input.tapScripts.size > 0) {
       const entries = [...input.tapScripts.values()].sort((a, b) => cmpStr(a.scriptHex, b.scriptHex) || a.ver - b.ver);
-      o.push(
-        ',"taproot_scripts":' +
+      w.key('"taproot_scripts":');
+      w.text(
         fastWriteJson(
           entries.map((e) => ({
             script: e.scriptHex,
@@ -1297,44 +1645,104 @@ function toText(p: Psbt, network: Network): string {
         ),
       );
     }
-    if (input.tapBip32.size > 0) o.push(',"taproot_bip32_derivs":' + tapKeypathsText(input.tapBip32));
-    if (!isNull(input.tapInternalKey)) o.push(',"taproot_internal_key":' + q(hexOf(input.tapInternalKey!)));
-    if (!isNull(input.tapMerkleRoot)) o.push(',"taproot_merkle_root":' + q(hexOf(input.tapMerkleRoot!)));
-    if (input.musigParticipants.size > 0) o.push(',"musig2_participant_pubkeys":' + fastWriteJson(musigParticipantsUniv(input.musigParticipants)));
-    if (input.musigPubnonces.size > 0) o.push(',"musig2_pubnonces":' + fastWriteJson(musigDataUniv(input.musigPubnonces, 'pubnonce')));
-    if (input.musigPartialSigs.size > 0) o.push(',"musig2_partial_sigs":' + fastWriteJson(musigDataUniv(input.musigPartialSigs, 'partial_sig')));
-    if (input.proprietary.size > 0) o.push(',"proprietary":' + fastWriteJson(propUniv(input.proprietary)));
-    if (input.unknown.size > 0) o.push(',"unknown":' + fastWriteJson(unknownUniv(input.unknown)));
-    if (o.length > at) o[at] = o[at]!.slice(1);
-    o.push('}');
+    if (input.tapBip32.size > 0) {
+      w.key('"taproot_bip32_derivs":');
+      writeTapKeypaths(w, input.tapBip32);
+    }
+    if (!isNull(input.tapInternalKey)) {
+      w.key('"taproot_internal_key":');
+      w.qhex(input.tapInternalKey!);
+    }
+    if (!isNull(input.tapMerkleRoot)) {
+      w.key('"taproot_merkle_root":');
+      w.qhex(input.tapMerkleRoot!);
+    }
+    if (input.musigParticipants.size > 0) {
+      w.key('"musig2_participant_pubkeys":');
+      w.text(fastWriteJson(musigParticipantsUniv(input.musigParticipants)));
+    }
+    if (input.musigPubnonces.size > 0) {
+      w.key('"musig2_pubnonces":');
+      w.text(fastWriteJson(musigDataUniv(input.musigPubnonces, 'pubnonce')));
+    }
+    if (input.musigPartialSigs.size > 0) {
+      w.key('"musig2_partial_sigs":');
+      w.text(fastWriteJson(musigDataUniv(input.musigPartialSigs, 'partial_sig')));
+    }
+    if (input.proprietary.size > 0) {
+      w.key('"proprietary":');
+      w.text(fastWriteJson(propUniv(input.proprietary)));
+    }
+    if (input.unknown.size > 0) {
+      w.key('"unknown":');
+      w.text(fastWriteJson(unknownUniv(input.unknown)));
+    }
+    w.text('}');
   }
-  o.push('],"outputs":[');
+  w.text('],"outputs":[');
 
   let outputValue = 0n;
   for (let i = 0; i < p.outputs.length; i++) {
     const output = p.outputs[i]!;
-    o.push(i ? ',{' : '{');
-    const at = o.length;
-    if (output.redeemScript && output.redeemScript.length > 0) o.push(',"redeem_script":' + fastWriteJson(scriptUniv(output.redeemScript, network)));
-    if (output.witnessScript && output.witnessScript.length > 0) o.push(',"witness_script":' + fastWriteJson(scriptUniv(output.witnessScript, network)));
-    if (output.hdKeypaths.size > 0) o.push(',"bip32_derivs":' + keypathsText(output.hdKeypaths));
-    if (!isNull(output.tapInternalKey)) o.push(',"taproot_internal_key":' + q(hexOf(output.tapInternalKey!)));
-    if (output.tapTree.length > 0) {
-      o.push(',"taproot_tree":' + '[' + output.tapTree.map((l) => '{"depth":' + l.depth + ',"leaf_ver":' + l.ver + ',"script":"' + hexOf(l.script) + '"}').join(',') + ']');
+    w.text(i ? ',{' : '{');
+    w.first = true;
+    if (output.redeemScript && output.redeemScript.length > 0) {
+      w.key('"redeem_script":');
+      w.text(fastWriteJson(scriptUniv(output.redeemScript, network)));
     }
-    if (output.tapBip32.size > 0) o.push(',"taproot_bip32_derivs":' + tapKeypathsText(output.tapBip32));
-    if (output.musigParticipants.size > 0) o.push(',"musig2_participant_pubkeys":' + fastWriteJson(musigParticipantsUniv(output.musigParticipants)));
-    if (output.proprietary.size > 0) o.push(',"proprietary":' + fastWriteJson(propUniv(output.proprietary)));
-    if (output.unknown.size > 0) o.push(',"unknown":' + fastWriteJson(unknownUniv(output.unknown)));
-    if (o.length > at) o[at] = o[at]!.slice(1);
-    o.push('}');
+    if (output.witnessScript && output.witnessScript.length > 0) {
+      w.key('"witness_script":');
+      w.text(fastWriteJson(scriptUniv(output.witnessScript, network)));
+    }
+    if (output.hdKeypaths.size > 0) {
+      w.key('"bip32_derivs":');
+      writeKeypaths(w, output.hdKeypaths);
+    }
+    if (!isNull(output.tapInternalKey)) {
+      w.key('"taproot_internal_key":');
+      w.qhex(output.tapInternalKey!);
+    }
+    if (output.tapTree.length > 0) {
+      w.key('"taproot_tree":[');
+      for (let k = 0; k < output.tapTree.length; k++) {
+        const l = output.tapTree[k]!;
+        w.text(k ? ',{"depth":' : '{"depth":');
+        w.num(l.depth);
+        w.text(',"leaf_ver":');
+        w.num(l.ver);
+        w.text(',"script":');
+        w.qhex(l.script);
+        w.text('}');
+      }
+      w.text(']');
+    }
+    if (output.tapBip32.size > 0) {
+      w.key('"taproot_bip32_derivs":');
+      writeTapKeypaths(w, output.tapBip32);
+    }
+    if (output.musigParticipants.size > 0) {
+      w.key('"musig2_participant_pubkeys":');
+      w.text(fastWriteJson(musigParticipantsUniv(output.musigParticipants)));
+    }
+    if (output.proprietary.size > 0) {
+      w.key('"proprietary":');
+      w.text(fastWriteJson(propUniv(output.proprietary)));
+    }
+    if (output.unknown.size > 0) {
+      w.key('"unknown":');
+      w.text(fastWriteJson(unknownUniv(output.unknown)));
+    }
+    w.text('}');
 
     const v = p.tx.vout[i]!.value;
     if (moneyRange(v) && moneyRange(outputValue + v)) outputValue += v;
     else haveAllUtxos = false;
   }
-  o.push(']');
-  if (haveAllUtxos) o.push(',"fee":' + formatBtc(totalIn - outputValue));
-  o.push('}');
-  return o.join('');
+  w.text(']');
+  if (haveAllUtxos) {
+    w.text(',"fee":');
+    writeBtc(w, totalIn - outputValue);
+  }
+  w.text('}');
+  return w.result();
 }
