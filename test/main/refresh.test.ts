@@ -18,57 +18,14 @@ import { parseJson, uGet, type UValue } from '../../shared/json';
 import { formatBtc, parseBtc } from '../../shared/amounts';
 import { encodeDestination, extractDestination } from '../../shared/bitcoin/address';
 import { AppError } from '../../shared/errors';
-import { RpcClient, type BatchEntry, type CallOptions } from '../../electron/main/rpc/client';
+import { RpcClient, type CallOptions } from '../../electron/main/rpc/client';
 import { IndexClient } from '../../electron/main/blockindex/client';
-import type { IndexUtxo } from '../../electron/main/blockindex/types';
 import { closeDatabase, openDatabase, type Database } from '../../electron/main/store/db';
 import { ProfileRepository } from '../../electron/main/store/profiles';
 import { WatchRepository } from '../../electron/main/store/watch';
-import { btcNumberToSats, RefreshEngine, type RefreshProgress, type RefreshResult, type RefreshRpc, type RefreshIndex } from '../../electron/main/refresh/engine';
+import { btcNumberToSats, RefreshEngine, type RefreshProgress, type RefreshResult } from '../../electron/main/refresh/engine';
 import { TestRpc } from '../support/rpc';
-
-// ---------------------------------------------------------------------------------------------
-// counting wrappers (the engine gets these instead of the clients)
-
-class CountingRpc implements RefreshRpc {
-  readonly counts = new Map<string, number>();
-  constructor(readonly inner: RpcClient) {}
-  #count(method: string): void {
-    this.counts.set(method, (this.counts.get(method) ?? 0) + 1);
-  }
-  call<T = unknown>(method: string, params?: unknown[] | Record<string, unknown>, opts?: CallOptions): Promise<T> {
-    this.#count(method);
-    return this.inner.call<T>(method, params, opts);
-  }
-  batch<T = unknown>(calls: { method: string; params?: unknown[] | Record<string, unknown> }[], opts?: { wallet?: boolean; signal?: AbortSignal; timeoutMs?: number }): Promise<Array<BatchEntry<T>>> {
-    for (const c of calls) this.#count(c.method);
-    return this.inner.batch<T>(calls, opts);
-  }
-  n(method: string): number {
-    return this.counts.get(method) ?? 0;
-  }
-  reset(): void {
-    this.counts.clear();
-  }
-}
-
-class CountingIndex implements RefreshIndex {
-  readonly lookups: string[] = [];
-  constructor(readonly inner: IndexClient) {}
-  addressUtxo(address: string, opts?: { signal?: AbortSignal }): Promise<IndexUtxo[]> {
-    this.lookups.push(address);
-    return this.inner.addressUtxo(address, opts);
-  }
-  tip(opts?: { signal?: AbortSignal }): ReturnType<IndexClient['tip']> {
-    return this.inner.tip(opts);
-  }
-  transaction(hash: string, opts?: { signal?: AbortSignal }): ReturnType<IndexClient['transaction']> {
-    return this.inner.transaction(hash, opts);
-  }
-  genesisHash(opts?: { signal?: AbortSignal }): ReturnType<IndexClient['genesisHash']> {
-    return this.inner.genesisHash(opts);
-  }
-}
+import { CountingIndex, CountingRpc } from '../support/refresh-counting';
 
 // ---------------------------------------------------------------------------------------------
 // truth, from the devnet's chain and the node's own replies
