@@ -102,7 +102,9 @@ const NAIVE_PAGE = `<!doctype html>
     const btc = (s) => { if (s === null) return ''; const v = BigInt(s); return (v / 100000000n) + '.' + String(v % 100000000n).padStart(8, '0'); };
     const esc = (t) => String(t ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
     fetch('/overview.json').then((r) => r.json()).then((reply) => {
-      const rows = reply.value.rows;
+      const c = reply.value.balances; // one array per field (shared/ipc/watch.ts BalanceColumns)
+      const rows = c.address.map((address, i) => ({ address, label: c.label[i], nodeLabel: c.nodeLabel[i], type: c.type[i], receivedSats: c.receivedSats[i], balanceSats: c.balanceSats[i],
+        utxoCount: c.utxoCount[i], minConfirmations: c.minConfirmations[i], receivedConfirmations: c.receivedConfirmations[i], lastActivityHeight: c.lastActivityHeight[i] }));
       document.getElementById('rows').innerHTML = rows.map((r) =>
         '<tr data-testid="naive-row" data-search="' + esc(((r.label ?? '') + ' ' + (r.nodeLabel ?? '') + ' ' + r.address).toLowerCase()) + '">' +
         '<td>' + esc(r.label ?? r.nodeLabel) + '</td><td>' + esc(r.address) + '</td><td>' + esc(r.type) + '</td>' +

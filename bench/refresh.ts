@@ -279,7 +279,7 @@ async function loadOverview(dataDir: string): Promise<OverviewResult> {
     const json = JSON.stringify(r); // what the bridge writes (Electron's IPC structured-clones the same object)
     const ms = performance.now() - t0;
     const mem = memory();
-    return { ms, rows: (r.value as { rows: unknown[] }).rows.length, jsonBytes: json.length, memory: mem };
+    return { ms, rows: (r.value as { balances: { address: unknown[] } }).balances.address.length, jsonBytes: json.length, memory: mem };
   } finally {
     await app.close();
   }

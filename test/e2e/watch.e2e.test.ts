@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../devnet/index';
-import type { WatchOverview } from '../../shared/ipc/contract';
+import type { BalanceRowView, WatchOverview } from '../../shared/ipc/contract';
+import { balanceRows } from '../../shared/ipc/balance-columns';
 import { e2eSkipReason, startRig, type Rig } from './harness';
 
 const skip = e2eSkipReason();
@@ -38,10 +39,11 @@ describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` —
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const overview = async (): Promise<WatchOverview> => {
+  const overview = async (): Promise<WatchOverview & { rows: BalanceRowView[] }> => {
     const r = await rig.web.app.dispatch('watch:overview', {});
     if (!r.ok) throw new Error(r.error.message);
-    return r.value as WatchOverview;
+    const o = r.value as WatchOverview;
+    return { ...o, rows: balanceRows(o.balances) };
   };
 
   it('refresh fills the balances table with what the index holds', async () => {

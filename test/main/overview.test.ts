@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BalanceRowView } from '../../shared/ipc/contract';
+import { balanceColumns, emptyBalanceColumns } from '../../shared/ipc/balance-columns';
 import { closeDatabase, openDatabase, type Database } from '../../electron/main/store/db';
 import { OverviewQuery } from '../../electron/main/store/overview';
 import { ProfileRepository } from '../../electron/main/store/profiles';
@@ -51,7 +52,7 @@ function expectSame(snapshotId: number): void {
   const want = repo.balances(profileId, snapshotId);
   const snap = repo.getSnapshot(snapshotId)!;
   const got = new OverviewQuery(db).balances(profileId, snapshotId, snap.index?.height ?? null, typeOf);
-  expect(got.rows).toEqual(want.map(reference));
+  expect(got.balances).toEqual(balanceColumns(want.map(reference)));
   const shown = want.filter((r) => !r.hidden);
   expect(got.totals).toEqual({
     receivedSats: shown.reduce((a, r) => a + (r.receivedSats ?? 0n), 0n).toString(),
@@ -121,6 +122,6 @@ describe('OverviewQuery.balances', () => {
 
   it('an empty snapshot has no rows and zero totals', () => {
     const id = repo.writeSnapshot(profileId, { takenAt: '2026-01-02T00:00:00.000Z', node: tip(1), index: tip(1), previousId: null, received: [], addresses: [] });
-    expect(new OverviewQuery(db).balances(profileId, id, 1, typeOf)).toEqual({ rows: [], totals: { receivedSats: '0', balanceSats: '0', utxoCount: 0, addresses: 0 } });
+    expect(new OverviewQuery(db).balances(profileId, id, 1, typeOf)).toEqual({ balances: emptyBalanceColumns(), totals: { receivedSats: '0', balanceSats: '0', utxoCount: 0, addresses: 0 } });
   });
 });

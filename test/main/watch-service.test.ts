@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../devnet/index';
 import { createApp, type SpyglassApp } from '../../electron/main/app';
 import type { IpcResult } from '../../shared/errors';
-import type { AddressDetailView, HistoryView, LabelImportPreview, TransactionView, WatchOverview } from '../../shared/ipc/contract';
+import type { AddressDetailView, BalanceRowView, HistoryView, LabelImportPreview, TransactionView, WatchOverview } from '../../shared/ipc/contract';
+import { balanceRows } from '../../shared/ipc/balance-columns';
 import { TestRpc } from '../support/rpc';
 
 let devnet: Devnet;
@@ -19,6 +20,12 @@ async function ok<T>(channel: string, payload: unknown = {}): Promise<T> {
   const r: IpcResult<unknown> = await app.dispatch(channel, payload);
   if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
   return r.value as T;
+}
+
+/** The overview with its balances as one object per row. */
+async function overview(): Promise<WatchOverview & { rows: BalanceRowView[] }> {
+  const o = await ok<WatchOverview>('watch:overview');
+  return { ...o, rows: balanceRows(o.balances) };
 }
 
 beforeAll(async () => {
@@ -43,7 +50,7 @@ afterAll(async () => {
 
 describe('watch channels', () => {
   it('before the first refresh the overview is empty, not an error', async () => {
-    const o = await ok<WatchOverview>('watch:overview');
+    const o = await overview();
     expect(o.snapshot).toBeNull();
     expect(o.rows).toEqual([]);
     expect(o.offline).toBe(false);
@@ -58,7 +65,7 @@ describe('watch channels', () => {
     expect(phases.has('utxos')).toBe(true);
     expect(summary.addresses).toBeGreaterThan(20);
 
-    const o = await ok<WatchOverview>('watch:overview');
+    const o = await overview();
     expect(o.snapshot?.id).toBe(summary.snapshotId);
     expect(o.snapshot?.nodeHeight).toBe(devnet.node.chain.tipHeight());
     // Truth: a walk over the devnet's blocks — confirmed outputs to each address not spent in a block or the mempool.
@@ -83,7 +90,7 @@ describe('watch channels', () => {
   });
 
   it('address details carry getaddressinfo, UTXOs and txids; a transaction checks its merkle proof', async () => {
-    const o = await ok<WatchOverview>('watch:overview');
+    const o = await overview();
     const row = o.rows.find((r) => r.utxoCount > 0 && r.minConfirmations !== null && r.minConfirmations > 0)!;
     const d = await ok<AddressDetailView>('watch:address', { address: row.address });
     expect(d.info?.['address']).toBe(row.address);
@@ -106,13 +113,13 @@ describe('watch channels', () => {
     const good = await ok<{ added: number; errors: unknown[] }>('watch:add', { text: 'address,label\nbcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080,Friend\n' });
     expect(good).toMatchObject({ added: 1, errors: [] });
     await ok('watch:refresh');
-    const o = await ok<WatchOverview>('watch:overview');
+    const o = await overview();
     const added = o.rows.find((r) => r.address === 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080');
     expect(added).toMatchObject({ source: 'user', label: 'Friend' });
   });
 
   it('a payment and a mined block show up in the next refresh and in the history diff', async () => {
-    const before = await ok<WatchOverview>('watch:overview');
+    const before = await overview();
     const target = before.rows.find((r) => r.source === 'node' && r.type === 'p2wpkh')!;
     const txid = await rpc.call<string>('sendtoaddress', [target.address, 0.5], 'miner');
     await rpc.call('generatetoaddress', [1, await rpc.call<string>('getnewaddress', [], 'miner')]);
@@ -122,12 +129,12 @@ describe('watch channels', () => {
     expect(h.points.length).toBeGreaterThanOrEqual(3);
     expect(h.diff?.newUtxos.some((u) => u.txid === txid && u.address === target.address && u.amountSats === '50000000')).toBe(true);
     expect(h.diff?.newTxids).toContain(txid);
-    const after = await ok<WatchOverview>('watch:overview');
+    const after = await overview();
     expect(BigInt(after.rows.find((r) => r.address === target.address)!.balanceSats)).toBe(BigInt(target.balanceSats) + 50_000_000n);
   });
 
   it('labels: set inline, export BIP329, import round trip with a merge rule', async () => {
-    const o = await ok<WatchOverview>('watch:overview');
+    const o = await overview();
     const a = o.rows[0]!.address;
     await ok('labels:set', { type: 'addr', ref: a, label: 'Cold storage' });
     const exported = await ok<{ text: string; records: number }>('labels:export');
@@ -137,7 +144,7 @@ describe('watch channels', () => {
     expect(preview.errors).toEqual([]);
     expect(preview.added).toBeGreaterThanOrEqual(1);
     await ok('labels:import', { text: exported.text, rule: 'replace' });
-    const again = await ok<WatchOverview>('watch:overview');
+    const again = await overview();
     expect(again.rows.find((r) => r.address === a)?.label).toBe('Cold storage');
     const broken = await ok<LabelImportPreview>('labels:import', { text: '{"type":"addr","ref":"nope","label":"x"}\n', rule: 'replace' });
     expect(broken.errors[0]?.line).toBe(1);
@@ -155,7 +162,7 @@ describe('watch channels', () => {
     await devnet.close();
     const state = await ok<{ state: string }>('connection:refresh');
     expect(state.state).toBe('failed');
-    const o = await ok<WatchOverview>('watch:overview');
+    const o = await overview();
     expect(o.offline).toBe(true);
     expect(o.snapshot).not.toBeNull();
     expect(o.rows.length).toBeGreaterThan(20);

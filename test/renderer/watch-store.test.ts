@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import type { BalanceRowView, RefreshSummaryView, WatchOverview } from '../../shared/ipc/contract';
+import { balanceColumns, balanceRows } from '../../shared/ipc/balance-columns';
 import { setApi } from '../../renderer/src/api/client';
-import { DEFAULT_DIR, SORT_KEYS, filterRows, prepareRow, sortRows, totalsOf, useWatchStore, type BalanceRow, type SortKey } from '../../renderer/src/stores/watch';
+import { DEFAULT_DIR, SORT_KEYS, filterRows, prepareColumns, prepareRow, sortRows, totalsOf, useWatchStore, type BalanceRow, type SortKey } from '../../renderer/src/stores/watch';
 import { fakeApi, type FakeApi } from './fake-api';
 
 let api: FakeApi;
@@ -113,7 +114,7 @@ function overview(rows: BalanceRowView[], over: Partial<WatchOverview> = {}): Wa
     offline: false,
     refreshing: false,
     lastFailure: null,
-    rows,
+    balances: balanceColumns(rows),
     totals: { receivedSats: received.toString(), balanceSats: balance.toString(), utxoCount: utxos, addresses: rows.length },
     ...over,
   };
@@ -140,6 +141,13 @@ describe('balances rows at 10,000', () => {
     expect(r.sortLabel).toBe('cold storage');
     // An empty label is no label.
     expect(prepareRow(row({ label: '', nodeLabel: '' })).label).toBeNull();
+  });
+
+  it('rows from the wire columns equal the rows prepared one by one', () => {
+    const cols = balanceColumns(views);
+    expect(cols.address).toHaveLength(views.length);
+    expect(balanceRows(cols)).toEqual(views);
+    expect(prepareColumns(cols)).toEqual(rows);
   });
 
   it.each(['cold', 'STORAGE', 'node', 'bcrt1q', views[1234]!.address.slice(10, 20), 'ünï', 'CAFÉ', 'savings 12', 'rent bob', 'zzzz-nothing', '  '])('filter %j gives exactly the rows that match', (text) => {

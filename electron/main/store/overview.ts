@@ -1,18 +1,18 @@
-// The balances overview (`watch:overview`) read straight into its wire rows: one aggregate query over
-// the snapshot's indexed tables (primary keys and the covering snapshot_utxos_address index), prepared
-// once per connection and read in raw mode (arrays, no per-row objects from SQLite), with the totals
-// summed in the same pass as plain numbers (every amount, and every sum of them, is ≤ 21e14 sats <
-// 2^53). 10,000 rows / 20,000 UTXOs: ~60 ms here instead of ~440 ms through WatchRepository.balances
-// (bigint amounts, then a second mapping to the view).
+// The balances overview (`watch:overview`) read straight into its wire columns: one aggregate query
+// over the snapshot's indexed tables (primary keys and the covering snapshot_utxos_address index),
+// prepared once per connection and read in raw mode (arrays, no per-row objects from SQLite), with
+// the totals summed in the same pass as plain numbers (exact below 2^53; see exactSum). 10,000 rows /
+// 20,000 UTXOs: ~60 ms here instead of ~440 ms through WatchRepository.balances (bigint amounts, then
+// a second mapping to one object per row).
 //
-// Same rows and values as WatchRepository.balances + the service's view of them (test/main/watch-store.test.ts
-// compares the two); the schema is migrations/0020-watch.ts.
+// The same rows and values as WatchRepository.balances seen through the service's row view
+// (test/main/overview.test.ts compares the two); the schema is migrations/0020-watch.ts.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { BalanceRowView, Sats } from '../../../shared/ipc/contract';
+import type { BalanceColumns, Sats } from '../../../shared/ipc/contract';
 import type { Database } from './db';
 
 export interface OverviewRows {
-  rows: BalanceRowView[];
+  balances: BalanceColumns;
   /** Of the rows that are not hidden. */
   totals: { receivedSats: Sats; balanceSats: Sats; utxoCount: number; addresses: number };
 }
@@ -63,12 +63,30 @@ export class OverviewQuery {
   balances(profileId: string, snapshotId: number, indexTip: number | null, typeOf: (address: string) => string): OverviewRows {
     if (this.#balances === null) this.#balances = this.#db.prepare<[{ p: string; s: number }], RawRow>(BALANCES_SQL).raw(true);
     const raw = this.#balances.all({ p: profileId, s: snapshotId });
-    const rows = new Array<BalanceRowView>(raw.length);
+    const n = raw.length;
+    const c: BalanceColumns = {
+      address: new Array(n),
+      type: new Array(n),
+      source: new Array(n),
+      hidden: new Array(n),
+      nodeLabel: new Array(n),
+      label: new Array(n),
+      receivedSats: new Array(n),
+      receivedConfirmations: new Array(n),
+      receivedTxCount: new Array(n),
+      balanceSats: new Array(n),
+      utxoCount: new Array(n),
+      minConfirmations: new Array(n),
+      lastActivityHeight: new Array(n),
+      fetchState: new Array(n),
+      fetchedAt: new Array(n),
+      errorCode: new Array(n),
+    };
     let received = 0;
     let balance = 0;
     let utxos = 0;
     let shown = 0;
-    for (let i = 0; i < raw.length; i++) {
+    for (let i = 0; i < n; i++) {
       const r = raw[i]!;
       const hidden = r[5] === 1;
       const rec = r[6];
@@ -81,25 +99,34 @@ export class OverviewQuery {
         utxos += cnt;
         shown++;
       }
-      rows[i] = {
-        address: r[0],
-        type: typeOf(r[0]),
-        source: r[1],
-        hidden,
-        nodeLabel: r[9],
-        label: r[10],
-        receivedSats: rec === null ? null : String(rec),
-        receivedConfirmations: r[7],
-        receivedTxCount: r[8],
-        balanceSats: String(bal),
-        utxoCount: cnt,
-        minConfirmations: indexTip === null || maxh === null ? null : Math.max(0, indexTip - maxh + 1),
-        lastActivityHeight: maxh,
-        fetchState: r[2],
-        fetchedAt: r[3],
-        errorCode: r[4],
-      };
+      c.address[i] = r[0];
+      c.type[i] = typeOf(r[0]);
+      c.source[i] = r[1];
+      c.hidden[i] = hidden;
+      c.nodeLabel[i] = r[9];
+      c.label[i] = r[10];
+      c.receivedSats[i] = rec === null ? null : String(rec);
+      c.receivedConfirmations[i] = r[7];
+      c.receivedTxCount[i] = r[8];
+      c.balanceSats[i] = String(bal);
+      c.utxoCount[i] = cnt;
+      c.minConfirmations[i] = indexTip === null || maxh === null ? null : Math.max(0, indexTip - maxh + 1);
+      c.lastActivityHeight[i] = maxh;
+      c.fetchState[i] = r[2];
+      c.fetchedAt[i] = r[3];
+      c.errorCode[i] = r[4];
     }
-    return { rows, totals: { receivedSats: String(received), balanceSats: String(balance), utxoCount: utxos, addresses: shown } };
+    return { balances: c, totals: { receivedSats: exactSum(received, c, 'receivedSats'), balanceSats: exactSum(balance, c, 'balanceSats'), utxoCount: utxos, addresses: shown } };
   }
+}
+
+/**
+ * `sum` as text when it is exact (below 2^53: every term is non-negative, so then every partial sum
+ * was exact too); else the column summed again as bigint over the rows that are not hidden.
+ */
+function exactSum(sum: number, c: BalanceColumns, column: 'receivedSats' | 'balanceSats'): Sats {
+  if (Number.isSafeInteger(sum)) return String(sum);
+  let total = 0n;
+  for (let i = 0; i < c.address.length; i++) if (!c.hidden[i]) total += BigInt(c[column][i] ?? '0');
+  return total.toString();
 }

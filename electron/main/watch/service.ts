@@ -22,6 +22,7 @@ import { mergeLabels, parseBip329, serializeBip329, type LabelRecord } from '../
 import { toCsv } from '../../../shared/csv';
 import { formatBtc } from '../../../shared/amounts';
 import { parseAddressList } from '../../../shared/watchlist';
+import { emptyBalanceColumns } from '../../../shared/ipc/balance-columns';
 import { RefreshEngine } from '../refresh/engine';
 import type { Logger } from '../log';
 import type { ActiveConnection, Services } from '../services';
@@ -125,7 +126,7 @@ export class WatchService {
   overview(): WatchOverview {
     const pid = this.profileId();
     const offline = this.deps.services.connectionState().state !== 'connected';
-    const empty: WatchOverview = { snapshot: null, offline, refreshing: false, lastFailure: null, rows: [], totals: { receivedSats: '0', balanceSats: '0', utxoCount: 0, addresses: 0 } };
+    const empty: WatchOverview = { snapshot: null, offline, refreshing: false, lastFailure: null, balances: emptyBalanceColumns(), totals: { receivedSats: '0', balanceSats: '0', utxoCount: 0, addresses: 0 } };
     if (!pid) return empty;
     const refreshing = this.engine?.conn.profile.id === pid && this.engine.engine.running;
     const snap = this.deps.repo.latestSnapshot(pid);
@@ -136,8 +137,8 @@ export class WatchService {
         : null;
     if (!snap) return { ...empty, refreshing, lastFailure };
     const net = this.network();
-    const { rows, totals } = this.deps.overview.balances(pid, snap.id, snap.index?.height ?? null, (address) => addressType(address, net));
-    return { snapshot: snapshotView(snap), offline, refreshing, lastFailure, rows, totals };
+    const { balances, totals } = this.deps.overview.balances(pid, snap.id, snap.index?.height ?? null, (address) => addressType(address, net));
+    return { snapshot: snapshotView(snap), offline, refreshing, lastFailure, balances, totals };
   }
 
   // ——— refresh ———

@@ -7,7 +7,7 @@
 // is then one linear pass with String.includes over the sorted rows.
 import { acceptHMRUpdate, defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type { AddAddressesResult, BalanceRowView, RefreshProgress, RefreshSummaryView, WatchOverview } from '../../../shared/ipc/contract';
+import type { AddAddressesResult, BalanceColumns, BalanceRowView, RefreshProgress, RefreshSummaryView, WatchOverview } from '../../../shared/ipc/contract';
 import type { IpcError } from '../../../shared/errors';
 import * as api from '../api/spyglass';
 import type { Unit } from '../lib/format';
@@ -45,16 +45,68 @@ export const DEFAULT_DIR: Record<SortKey, SortDir> = {
 };
 
 export function prepareRow(v: BalanceRowView): BalanceRow {
-  const label = v.label === '' ? null : v.label;
-  const nodeLabel = v.nodeLabel === '' ? null : v.nodeLabel;
+  return makeRow(
+    v.address, v.type, v.source, v.hidden, v.nodeLabel, v.label, v.receivedSats, v.receivedConfirmations, v.receivedTxCount,
+    v.balanceSats, v.utxoCount, v.minConfirmations, v.lastActivityHeight, v.fetchState, v.fetchedAt, v.errorCode,
+  );
+}
+
+/** The rows of an overview's columns, prepared as prepareRow does (no intermediate row objects). */
+export function prepareColumns(c: BalanceColumns): BalanceRow[] {
+  const n = c.address.length;
+  const out = new Array<BalanceRow>(n);
+  for (let i = 0; i < n; i++) {
+    out[i] = makeRow(
+      c.address[i]!, c.type[i]!, c.source[i]!, c.hidden[i]!, c.nodeLabel[i] ?? null, c.label[i] ?? null, c.receivedSats[i] ?? null,
+      c.receivedConfirmations[i] ?? null, c.receivedTxCount[i] ?? null, c.balanceSats[i]!, c.utxoCount[i]!, c.minConfirmations[i] ?? null,
+      c.lastActivityHeight[i] ?? null, c.fetchState[i]!, c.fetchedAt[i] ?? null, c.errorCode[i] ?? null,
+    );
+  }
+  return out;
+}
+
+/** One prepared row; every row is built here, so that all have the same shape (one hidden class). */
+function makeRow(
+  address: string,
+  type: string,
+  source: BalanceRowView['source'],
+  hidden: boolean,
+  nodeLabelIn: string | null,
+  labelIn: string | null,
+  receivedSats: string | null,
+  receivedConfirmations: number | null,
+  receivedTxCount: number | null,
+  balanceSats: string,
+  utxoCount: number,
+  minConfirmations: number | null,
+  lastActivityHeight: number | null,
+  fetchState: BalanceRowView['fetchState'],
+  fetchedAt: string | null,
+  errorCode: string | null,
+): BalanceRow {
+  const label = labelIn === '' ? null : labelIn;
+  const nodeLabel = nodeLabelIn === '' ? null : nodeLabelIn;
   return {
-    ...v,
-    label,
+    address,
+    type,
+    source,
+    hidden,
     nodeLabel,
-    received: v.receivedSats === null ? null : BigInt(v.receivedSats),
-    balance: BigInt(v.balanceSats),
-    confirmations: v.minConfirmations ?? v.receivedConfirmations,
-    search: `${label ?? ''}\u0000${nodeLabel ?? ''}\u0000${v.address}`.toLowerCase(),
+    label,
+    receivedSats,
+    receivedConfirmations,
+    receivedTxCount,
+    balanceSats,
+    utxoCount,
+    minConfirmations,
+    lastActivityHeight,
+    fetchState,
+    fetchedAt,
+    errorCode,
+    received: receivedSats === null ? null : BigInt(receivedSats),
+    balance: BigInt(balanceSats),
+    confirmations: minConfirmations ?? receivedConfirmations,
+    search: `${label ?? ''}\u0000${nodeLabel ?? ''}\u0000${address}`.toLowerCase(),
     sortLabel: (label ?? nodeLabel ?? '').toLowerCase(),
   };
 }
@@ -128,15 +180,20 @@ export interface Totals {
 }
 
 export function totalsOf(rows: readonly BalanceRow[]): Totals {
-  let received = 0n;
-  let balance = 0n;
+  // Summed as numbers (one bigint per total, not one per row): exact while the sum stays below
+  // 2^53 — every term is non-negative, so then every partial sum is exact too. Balances always do
+  // (≤ 21e14 sats); a total received past that (coins received over and over) is summed again as bigint.
+  let received = 0;
+  let balance = 0;
   let utxos = 0;
   for (const r of rows) {
-    if (r.received !== null) received += r.received;
-    balance += r.balance;
+    if (r.received !== null) received += Number(r.received);
+    balance += Number(r.balance);
     utxos += r.utxoCount;
   }
-  return { rows: rows.length, received, balance, utxos };
+  const exact = (sum: number, of: (r: BalanceRow) => bigint | null): bigint =>
+    Number.isSafeInteger(sum) ? BigInt(sum) : rows.reduce((a, r) => a + (of(r) ?? 0n), 0n);
+  return { rows: rows.length, received: exact(received, (r) => r.received), balance: exact(balance, (r) => r.balance), utxos };
 }
 
 /** The refresh steps in words (progress bar, failure panel). */
@@ -264,7 +321,7 @@ export const useWatchStore = defineStore('watch', () => {
 
   function setOverview(o: WatchOverview): void {
     overview.value = o;
-    rows.value = o.rows.map(prepareRow);
+    rows.value = prepareColumns(o.balances);
     if (!ownRefresh) {
       refreshing.value = o.refreshing;
       if (!o.refreshing) progress.value = null;
