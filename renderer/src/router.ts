@@ -2,18 +2,22 @@
 import { START_LOCATION, createRouter, createWebHashHistory, type Router } from 'vue-router';
 import { useConnectionStore } from './stores/connection';
 import { useWatchStore } from './stores/watch';
-import AddressView from './views/AddressView.vue';
 import BalancesView from './views/BalancesView.vue';
 import DashboardView from './views/DashboardView.vue';
-import HistoryView from './views/HistoryView.vue';
-import LabelsView from './views/LabelsView.vue';
-import ReconcileView from './views/ReconcileView.vue';
-import TransactionView from './views/TransactionView.vue';
-import ProfileFormView from './views/ProfileFormView.vue';
-import PsbtView from './views/PsbtView.vue';
-import SettingsView from './views/SettingsView.vue';
 import WelcomeView from './views/WelcomeView.vue';
 import { useProfilesStore } from './stores/profiles';
+
+// The screens the app opens on are in the main bundle; every other one is its own chunk, loaded on
+// its first visit, so that starting the app evaluates only what the first screen needs (the PSBT
+// review, the profile form with its schema validation, the charts…).
+const AddressView = () => import('./views/AddressView.vue');
+const HistoryView = () => import('./views/HistoryView.vue');
+const LabelsView = () => import('./views/LabelsView.vue');
+const ReconcileView = () => import('./views/ReconcileView.vue');
+const TransactionView = () => import('./views/TransactionView.vue');
+const ProfileFormView = () => import('./views/ProfileFormView.vue');
+const PsbtView = () => import('./views/PsbtView.vue');
+const SettingsView = () => import('./views/SettingsView.vue');
 
 /** The screens of the active profile's watched addresses: nothing to show without a profile. */
 const WATCH_ROUTES = new Set(['balances', 'address', 'tx', 'history', 'reconcile', 'labels']);

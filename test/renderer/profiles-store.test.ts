@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { setApi } from '../../renderer/src/api/client';
-import { emptyDraft, isPlainHttpRemote, passwordStorageLabel, useProfilesStore, validateDraft } from '../../renderer/src/stores/profiles';
+import { emptyDraft, isPlainHttpRemote, passwordStorageLabel, useProfilesStore } from '../../renderer/src/stores/profiles';
+import { validateDraft } from '../../renderer/src/lib/profile-draft';
 import { fakeApi, profileView, report, type FakeApi } from './fake-api';
 
 let api: FakeApi;

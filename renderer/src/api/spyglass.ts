@@ -1,18 +1,20 @@
-// Typed helpers, one per channel: each returns the reply value or throws an ApiError.
+// Typed helpers, one per channel: each returns the reply value or throws an ApiError. The first
+// screen's calls may already be on their way (./early.ts): their helpers take that reply once.
 import type { ConnectionState, Events, Request } from '../../../shared/ipc/contract';
 import { call, getApi } from './client';
+import { takeEarly } from './early';
 
 export { ApiError, asIpcError } from './client';
 
 export const appInfo = () => call('app:info', {});
-export const keychainStatus = () => call('keychain:status', {});
-export const listProfiles = () => call('profiles:list', {});
+export const keychainStatus = () => takeEarly('keychain:status') ?? call('keychain:status', {});
+export const listProfiles = () => takeEarly('profiles:list') ?? call('profiles:list', {});
 export const saveProfile = (req: Request<'profiles:save'>) => call('profiles:save', req);
 export const deleteProfile = (id: string) => call('profiles:delete', { id });
 export const activateProfile = (id: string) => call('profiles:activate', { id });
 export const unlockProfile = (req: Request<'profiles:unlock'>) => call('profiles:unlock', req);
 export const testConnection = (req: Request<'connection:test'>) => call('connection:test', req);
-export const connectionStatus = () => call('connection:status', {});
+export const connectionStatus = () => takeEarly('connection:status') ?? call('connection:status', {});
 export const refreshConnection = () => call('connection:refresh', {});
 export const listWallets = (req: Request<'node:listwallets'>) => call('node:listwallets', req);
 export const startDemo = () => call('demo:start', {});
@@ -22,7 +24,7 @@ export function onConnectionChanged(listener: (state: Events['connection:changed
 }
 
 // ——— watch-only tracking and labels (issue 5) ———
-export const watchOverview = () => call('watch:overview', {});
+export const watchOverview = () => takeEarly('watch:overview') ?? call('watch:overview', {});
 export const watchRefresh = () => call('watch:refresh', {});
 export const watchCancel = () => call('watch:cancel', {});
 export const watchAddress = (address: string) => call('watch:address', { address });

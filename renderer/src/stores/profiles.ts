@@ -2,12 +2,11 @@
 // list-wallets actions of the profile form.
 import { acceptHMRUpdate, defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import { ProfileInputSchema } from '../../../shared/ipc/contract';
 import type { ConnectionReport, KeychainStatus, PasswordStorage, ProfileInput, ProfileView, Remember } from '../../../shared/ipc/contract';
 import type { IpcError } from '../../../shared/errors';
 import * as api from '../api/spyglass';
 
-/** The fields of the profile form; what ProfileInputSchema accepts. */
+/** The fields of the profile form; what ProfileInputSchema accepts (lib/profile-draft.ts checks them). */
 export type ProfileDraft = { [K in keyof ProfileInput]: ProfileInput[K] };
 
 export function emptyDraft(): ProfileDraft {
@@ -18,19 +17,7 @@ export function draftOf(p: ProfileView): ProfileDraft {
   return { name: p.name, nodeUrl: p.nodeUrl, auth: p.auth, rpcUser: p.rpcUser, cookiePath: p.cookiePath, wallet: p.wallet, indexUrl: p.indexUrl };
 }
 
-export type FieldErrors = Partial<Record<keyof ProfileDraft, string>>;
-
-/** Client-side check with the contract's own schema: the parsed profile, or one message per field. */
-export function validateDraft(draft: ProfileDraft): { ok: true; profile: ProfileInput } | { ok: false; errors: FieldErrors } {
-  const r = ProfileInputSchema.safeParse(draft);
-  if (r.success) return { ok: true, profile: r.data };
-  const errors: FieldErrors = {};
-  for (const issue of r.error.issues) {
-    const field = issue.path[0];
-    if (typeof field === 'string' && field in draft && errors[field as keyof ProfileDraft] === undefined) errors[field as keyof ProfileDraft] = issue.message;
-  }
-  return { ok: false, errors };
-}
+export type { FieldErrors } from '../lib/profile-draft';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
