@@ -231,27 +231,68 @@ const CHECKSUM_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const INPUT_POS = new Int16Array(128).fill(-1);
 for (let i = 0; i < INPUT_CHARSET.length; i++) INPUT_POS[INPUT_CHARSET.charCodeAt(i)] = i;
 
-/** The checksum state while fastDescriptorChecksum runs (module level: no closure per call). */
+/** The checksum state while a checksum runs (module level: no closure per call). */
 let csHi = 0;
 let csLo = 1;
+
+/** PolyMod's generator terms: GEN_HI/GEN_LO[t] is the xor of the constants for the set bits of t (5 bits). */
+const GEN_HI = new Uint8Array(32);
+const GEN_LO = new Int32Array(32);
+{
+  const hi = [0xf5, 0xa9, 0x1b, 0x37, 0x64];
+  const lo = [0xdee51989, 0xfdca3312, 0xab10e32d, 0x06b1677a, 0x4d626ffd];
+  for (let t = 0; t < 32; t++) {
+    for (let k = 0; k < 5; k++) {
+      if (t & (1 << k)) {
+        GEN_HI[t]! ^= hi[k]!;
+        GEN_LO[t]! ^= lo[k]!;
+      }
+    }
+  }
+}
+
+/**
+ * Two PolyMod steps at once: the generator terms they add are a (GF(2)-linear) function of the
+ * top 10 bits of the state only, tabulated here. For top bits t1 (39..35) and t2 (34..30), the
+ * first step adds G(t1), whose top 5 bits change the second step's selector to t2 ^ (G(t1) >> 35).
+ */
+const GEN2_HI = new Uint8Array(1024);
+const GEN2_LO = new Int32Array(1024);
+for (let t = 0; t < 1024; t++) {
+  const t1 = t >> 5;
+  const t2 = t & 31;
+  const gh = GEN_HI[t1]!;
+  const gl = GEN_LO[t1]!;
+  const sel = t2 ^ (gh >>> 3);
+  // ((G(t1) mod 2^35) << 5) ^ G(sel)
+  GEN2_HI[t] = ((((gh & 7) << 5) | (gl >>> 27)) ^ GEN_HI[sel]!) & 0xff;
+  GEN2_LO[t] = (gl << 5) ^ GEN_LO[sel]!;
+}
 
 /** One PolyMod step on the 40-bit state (csHi: bits 32..39, csLo as int32: bits 0..31). */
 function csStep(val: number): void {
   const c0 = csHi >>> 3;
-  let hi = ((csHi & 7) << 5) | (csLo >>> 27);
-  let lo = (csLo << 5) ^ val;
-  if (c0 & 1) { hi ^= 0xf5; lo ^= 0xdee51989; }
-  if (c0 & 2) { hi ^= 0xa9; lo ^= 0xfdca3312; }
-  if (c0 & 4) { hi ^= 0x1b; lo ^= 0xab10e32d; }
-  if (c0 & 8) { hi ^= 0x37; lo ^= 0x06b1677a; }
-  if (c0 & 16) { hi ^= 0x64; lo ^= 0x4d626ffd; }
-  csHi = hi;
-  csLo = lo;
+  const hi = ((csHi & 7) << 5) | (csLo >>> 27);
+  csHi = hi ^ GEN_HI[c0]!;
+  csLo = (csLo << 5) ^ val ^ GEN_LO[c0]!;
 }
 
-/** The 8 checksum characters of the finished state (csHi:csLo, 40 bits) as codes, via csOut. */
+/** Two PolyMod steps: csStep(a) then csStep(b). */
+function csStep2(a: number, b: number): void {
+  const t = ((csHi << 2) | (csLo >>> 30)) & 1023;
+  csHi = ((csLo >>> 22) & 0xff) ^ GEN2_HI[t]!;
+  csLo = (csLo << 10) ^ (a << 5) ^ b ^ GEN2_LO[t]!;
+}
+
+const CHECKSUM_CODES = Uint8Array.from(CHECKSUM_CHARSET, (c) => c.charCodeAt(0));
+const csOut = new Uint8Array(8);
+
+/** The 8 zero steps and the 8 checksum characters of the final state, as codes in csOut. */
 function csFinish(): void {
-  for (let j = 0; j < 8; j++) csStep(0);
+  csStep2(0, 0);
+  csStep2(0, 0);
+  csStep2(0, 0);
+  csStep2(0, 0);
   const hi = csHi;
   const lo = (csLo ^ 1) >>> 0;
   // Groups of 5 bits from the top: bits 35..39, 30..34 (crossing the halves), 25..29, ..., 0..4.
@@ -265,29 +306,57 @@ function csFinish(): void {
   csOut[7] = CHECKSUM_CODES[lo & 31]!;
 }
 
-const CHECKSUM_CODES = Uint8Array.from(CHECKSUM_CHARSET, (c) => c.charCodeAt(0));
-const csOut = new Uint8Array(8);
+/**
+ * Core DescriptorChecksum's PolyMod over `n` characters given by code(i): each character's
+ * position in INPUT_CHARSET gives a symbol (pos & 31), and after every third character the
+ * three groups (pos >> 5) as one more symbol. False if a character is outside the charset.
+ */
+function csRun(n: number, code: (i: number) => number): boolean {
+  csHi = 0;
+  csLo = 1;
+  let i = 0;
+  for (; i + 3 <= n; i += 3) {
+    const c1 = code(i);
+    const c2 = code(i + 1);
+    const c3 = code(i + 2);
+    const p1 = c1 < 128 ? INPUT_POS[c1]! : -1;
+    const p2 = c2 < 128 ? INPUT_POS[c2]! : -1;
+    const p3 = c3 < 128 ? INPUT_POS[c3]! : -1;
+    if ((p1 | p2 | p3) < 0) return false;
+    csStep2(p1 & 31, p2 & 31);
+    csStep2(p3 & 31, (p1 >> 5) * 9 + (p2 >> 5) * 3 + (p3 >> 5));
+  }
+  if (n - i === 1) {
+    const c1 = code(i);
+    const p1 = c1 < 128 ? INPUT_POS[c1]! : -1;
+    if (p1 < 0) return false;
+    csStep2(p1 & 31, p1 >> 5);
+  } else if (n - i === 2) {
+    const c1 = code(i);
+    const c2 = code(i + 1);
+    const p1 = c1 < 128 ? INPUT_POS[c1]! : -1;
+    const p2 = c2 < 128 ? INPUT_POS[c2]! : -1;
+    if ((p1 | p2) < 0) return false;
+    csStep2(p1 & 31, p2 & 31);
+    csStep((p1 >> 5) * 3 + (p2 >> 5));
+  }
+  csFinish();
+  return true;
+}
+
+let csStr = '';
+const strCode = (i: number): number => csStr.charCodeAt(i);
+const NO_BYTES = new Uint8Array(0);
+let csBuf: Uint8Array = NO_BYTES;
+let csBase = 0;
+const bufCode = (i: number): number => csBuf[csBase + i]!;
 
 /** Core DescriptorChecksum: 8 characters, or '' if `desc` has a character outside the charset. */
 export function fastDescriptorChecksum(desc: string): string {
-  csHi = 0;
-  csLo = 1;
-  let cls = 0;
-  let clscount = 0;
-  for (let i = 0; i < desc.length; i++) {
-    const code = desc.charCodeAt(i);
-    const pos = code < 128 ? INPUT_POS[code]! : -1;
-    if (pos === -1) return '';
-    csStep(pos & 31);
-    cls = cls * 3 + (pos >> 5);
-    if (++clscount === 3) {
-      csStep(cls);
-      cls = 0;
-      clscount = 0;
-    }
-  }
-  if (clscount > 0) csStep(cls);
-  csFinish();
+  csStr = desc;
+  const ok = csRun(desc.length, strCode);
+  csStr = '';
+  if (!ok) return '';
   return String.fromCharCode(csOut[0]!, csOut[1]!, csOut[2]!, csOut[3]!, csOut[4]!, csOut[5]!, csOut[6]!, csOut[7]!);
 }
 
@@ -297,24 +366,11 @@ export function fastDescriptorChecksum(desc: string): string {
  * outside the charset.
  */
 export function writeDescriptorChecksum(buf: Uint8Array, start: number, end: number): number {
-  csHi = 0;
-  csLo = 1;
-  let cls = 0;
-  let clscount = 0;
-  for (let i = start; i < end; i++) {
-    const code = buf[i]!;
-    const pos = code < 128 ? INPUT_POS[code]! : -1;
-    if (pos === -1) return -1;
-    csStep(pos & 31);
-    cls = cls * 3 + (pos >> 5);
-    if (++clscount === 3) {
-      csStep(cls);
-      cls = 0;
-      clscount = 0;
-    }
-  }
-  if (clscount > 0) csStep(cls);
-  csFinish();
+  csBuf = buf;
+  csBase = start;
+  const ok = csRun(end - start, bufCode);
+  csBuf = NO_BYTES;
+  if (!ok) return -1;
   buf[end] = 0x23; // '#'
   for (let j = 0; j < 8; j++) buf[end + 1 + j] = csOut[j]!;
   return end + 9;
