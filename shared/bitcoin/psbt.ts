@@ -235,12 +235,16 @@ function readTapBip32(s: ByteReader, side: 'Input' | 'Output'): TapBip32 {
   const valueLen = s.compactSize();
   const before = s.remaining;
   const n = s.compactSize();
-  const hashes = new Set<string>();
-  for (let i = 0; i < n; i++) hashes.add(hexOf(s.bytes(32)));
+  let leafHashes: string[] = [];
+  if (n > 0) {
+    const hashes = new Set<string>();
+    for (let i = 0; i < n; i++) hashes.add(hexOf(s.bytes(32)));
+    leafHashes = [...hashes].sort(cmpStr);
+  }
   const hashesLen = before - s.remaining;
   if (hashesLen > valueLen) fail(`${side} Taproot BIP32 keypath has an invalid length`);
   const origin = readKeyOrigin(s, valueLen - hashesLen);
-  return { leafHashes: [...hashes].sort(cmpStr), origin };
+  return { leafHashes, origin };
 }
 
 /** DeserializeMuSig2ParticipantPubkeys. */
@@ -335,27 +339,52 @@ function readKey(s: ByteReader): Uint8Array {
   return s.varBytes();
 }
 
+const ONE_CHAR: string[] = [];
+for (let i = 0; i < 256; i++) ONE_CHAR.push(String.fromCharCode(i));
+
+/**
+ * One-byte keys (just a type) shared by all the maps read, so the common keys need no view
+ * each. Only read, never kept: the types that keep their key (proprietary) need more than one
+ * byte and throw on a one-byte key before keeping it.
+ */
+const ONE_BYTE_KEYS: Uint8Array[] = [];
+for (let i = 0; i < 256; i++) ONE_BYTE_KEYS.push(Uint8Array.of(i));
+
+/** readKey, with the shared view for a one-byte key. */
+function readKeyShared(s: ByteReader): Uint8Array {
+  const n = s.compactSize();
+  if (n === 1 && s.pos < s.end) return ONE_BYTE_KEYS[s.buf[s.pos++]!]!;
+  return s.bytes(n);
+}
+
 /**
  * The keys of one map checked for duplicates (Core's `key_lookup`, a std::set): a short array
  * while few (most maps hold a handful), a Set past that, so a map with thousands of keys (a
  * PSBT of many taproot script signatures, say) is not quadratic.
  */
 class KeyLookup {
-  private list: string[] = [];
+  private list: string[] | undefined;
   private set: Set<string> | undefined;
 
   /** key_lookup.emplace(key) failing: the exact key was seen before in this map. */
   seen(key: Uint8Array): boolean {
-    const k = key.length === 1 ? String(key[0]) : toHex(key);
+    // Any injective text of the key does: its bytes as char codes (one flat string) while short.
+    const k =
+      key.length === 1
+        ? ONE_CHAR[key[0]!]!
+        : key.length <= 256
+          ? String.fromCharCode.apply(null, key as unknown as number[])
+          : toHex(key);
     const set = this.set;
     if (set) {
       if (set.has(k)) return true;
       set.add(k);
       return false;
     }
-    if (this.list.includes(k)) return true;
-    this.list.push(k);
-    if (this.list.length > 16) this.set = new Set(this.list);
+    const list = (this.list ??= []);
+    if (list.includes(k)) return true;
+    list.push(k);
+    if (list.length > 16) this.set = new Set(list);
     return false;
   }
 }
@@ -404,6 +433,33 @@ function sameBytes(tx: ParsedTx, view: Uint8Array): boolean {
   return true;
 }
 
+const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const HEX_CODES64: number[] = new Array<number>(64).fill(0);
+
+/** hexOf(b, start, start + 32) as one flat string (no chain of 32 concatenations). */
+function hex32(b: Uint8Array, start: number): string {
+  const c = HEX_CODES64;
+  for (let i = 0; i < 32; i++) {
+    const x = b[start + i]!;
+    c[2 * i] = HEX_DIGITS[x >> 4]!;
+    c[2 * i + 1] = HEX_DIGITS[x & 15]!;
+  }
+  return String.fromCharCode.apply(null, c);
+}
+
+/** A SpanReader over a key, past its one-byte type. */
+function keyReader(key: Uint8Array): ByteReader {
+  return new ByteReader(key, 1, key.length, 'SpanReader');
+}
+
+/** ByteReader.i64 (CAmount), with one BigInt for amounts below 2^53. */
+function readI64(s: ByteReader): bigint {
+  const lo = s.u32();
+  const hi = s.u32();
+  if (hi < 0x200000) return BigInt(hi * 0x100000000 + lo);
+  return (BigInt(hi | 0) << 32n) + BigInt(lo);
+}
+
 function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
   const inp: PsbtInput = {
     partialSigs: NO_MAP,
@@ -424,13 +480,19 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
   const lookup = new KeyLookup();
   let foundSep = false;
   while (!s.empty) {
-    const key = readKey(s);
+    const key = readKeyShared(s);
     if (key.length === 0) {
       foundSep = true;
       break;
     }
-    const skey = new ByteReader(key, 0, key.length, 'SpanReader');
-    const type = skey.compactSize();
+    // The key type (a compact size: one byte below 0xfd); the reader over the rest of the key is
+    // made only for the types that read it.
+    let skey: ByteReader | undefined;
+    let type = key[0]!;
+    if (type >= 0xfd) {
+      skey = new ByteReader(key, 0, key.length, 'SpanReader');
+      type = skey.compactSize();
+    }
     switch (type) {
       case 0x00: // PSBT_IN_NON_WITNESS_UTXO
         if (keySeen(lookup, key)) fail('Duplicate Key, input non-witness utxo already provided');
@@ -440,11 +502,15 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
       case 0x01: // PSBT_IN_WITNESS_UTXO
         if (keySeen(lookup, key)) fail('Duplicate Key, input witness utxo already provided');
         if (key.length !== 1) fail('Witness utxo key is more than one byte type');
-        inp.witnessUtxo = fromVector(s, () => {
-          const value = s.i64();
+        {
+          // fromVector(s, () => ({ value: s.i64(), script: s.varBytes() })) without the closure
+          const expected = s.compactSize();
+          const before = s.remaining;
+          const value = readI64(s);
           const script = s.varBytes();
-          return { value, script };
-        });
+          if (s.remaining + expected !== before) fail('Size of value was not the stated size');
+          inp.witnessUtxo = { value, script };
+        }
         break;
       case 0x02: {
         // PSBT_IN_PARTIAL_SIG
@@ -548,18 +614,25 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
         break;
       }
       case 0x16: {
-        if (keySeen(lookup, key)) fail('Duplicate Key, input Taproot BIP32 keypath already provided');
+        // key_lookup holds only keys of this type that passed the length check (a wrong length
+        // throws at once), so "seen" is "the map has this x-only key".
         if (key.length !== 33) fail('Input Taproot BIP32 keypath key is not at 33 bytes');
-        const x = hexOf(key, 1);
-        const v = readTapBip32(s, 'Input');
-        inp.tapBip32 = own(inp.tapBip32);
-        if (!inp.tapBip32.has(x)) inp.tapBip32.set(x, v);
+        const x = hex32(key, 1);
+        const m = (inp.tapBip32 = own(inp.tapBip32));
+        if (m.has(x)) fail('Duplicate Key, input Taproot BIP32 keypath already provided');
+        m.set(x, readTapBip32(s, 'Input'));
         break;
       }
       case 0x17:
         if (keySeen(lookup, key)) fail('Duplicate Key, input Taproot internal key already provided');
         if (key.length !== 1) fail('Input Taproot internal key key is more than one byte type');
-        inp.tapInternalKey = fromVector(s, () => s.bytes(32));
+        {
+          const expected = s.compactSize();
+          const before = s.remaining;
+          const k = s.bytes(32);
+          if (s.remaining + expected !== before) fail('Size of value was not the stated size');
+          inp.tapInternalKey = k;
+        }
         break;
       case 0x18:
         if (keySeen(lookup, key)) fail('Duplicate Key, input Taproot merkle root already provided');
@@ -569,12 +642,12 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
       case 0x1a:
         if (keySeen(lookup, key)) fail('Duplicate Key, input participant pubkeys for an aggregate key already provided');
         if (key.length !== 34) fail('Input musig2 participants pubkeys aggregate key is not 34 bytes');
-        readMusigParticipants(s, skey, (inp.musigParticipants = own(inp.musigParticipants)), 'Input');
+        readMusigParticipants(s, skey ?? keyReader(key), (inp.musigParticipants = own(inp.musigParticipants)), 'Input');
         break;
       case 0x1b: {
         if (keySeen(lookup, key)) fail('Duplicate Key, input musig2 pubnonce already provided');
         if (key.length !== 67 && key.length !== 99) fail('Input musig2 pubnonce key is not expected size of 67 or 99 bytes');
-        const id = readMusigIdent(skey);
+        const id = readMusigIdent(skey ?? keyReader(key));
         const nonce = s.varBytes();
         if (nonce.length !== 66) fail('Input musig2 pubnonce value is not 66 bytes');
         putMusig((inp.musigPubnonces = own(inp.musigPubnonces)), id, toHex(nonce));
@@ -583,13 +656,13 @@ function readInput(s: ByteReader, ctx: DecodeCtx): PsbtInput {
       case 0x1c: {
         if (keySeen(lookup, key)) fail('Duplicate Key, input musig2 partial sig already provided');
         if (key.length !== 67 && key.length !== 99) fail('Input musig2 partial sig key is not expected size of 67 or 99 bytes');
-        const id = readMusigIdent(skey);
+        const id = readMusigIdent(skey ?? keyReader(key));
         const psig = fromVector(s, () => s.bytes(32));
         putMusig((inp.musigPartialSigs = own(inp.musigPartialSigs)), id, toHex(psig));
         break;
       }
       case 0xfc:
-        readProprietary(s, skey, key, (inp.proprietary = own(inp.proprietary)));
+        readProprietary(s, skey ?? keyReader(key), key, (inp.proprietary = own(inp.proprietary)));
         break;
       default:
         readUnknown(s, key, (inp.unknown = own(inp.unknown)));
@@ -1126,25 +1199,47 @@ function stringifyJson(x: unknown): string {
 // ---------------------------------------------------------------------------------------------
 
 const UTF8 = new TextDecoder();
-const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
-const CHUNK = 1 << 17;
+/** Pieces longer than this are kept as strings of their own rather than copied into the buffer. */
 const BIG_TEXT = 2048;
+/** The buffer grows (doubling) up to this size; past it, full buffers are turned into strings. */
+const MAX_BUF = 1 << 23;
+/** A buffer up to this size is kept for the next reply. */
+const KEEP_BUF = 1 << 21;
+
+/** The buffer of the last reply, reused by the next one (replies are written synchronously). */
+let spareBuf: Uint8Array | undefined;
 
 /**
- * The reply text under construction: ASCII bytes in a buffer, turned into a string once per
- * full chunk (one TextDecoder call) instead of thousands of small strings concatenated and
- * flattened by a final join. Long or non-ASCII pieces are kept as strings of their own.
+ * The reply text under construction: ASCII bytes in one buffer, turned into a string by one
+ * TextDecoder call at the end, instead of thousands of small strings concatenated and flattened
+ * by a final join. Long or non-ASCII pieces are kept as strings of their own.
  */
 class TextOut {
-  buf: Uint8Array = new Uint8Array(CHUNK);
+  buf: Uint8Array;
   pos = 0;
   parts: string[] = [];
   /** Nothing written yet in the current object (see key). */
   first = true;
 
+  constructor() {
+    this.buf = spareBuf ?? new Uint8Array(1 << 16);
+    spareBuf = undefined;
+  }
+
   /** Makes room for n more bytes in buf. */
   room(n: number): void {
-    if (this.pos + n > this.buf.length) {
+    if (this.pos + n > this.buf.length) this.grow(n);
+  }
+
+  private grow(n: number): void {
+    const need = this.pos + n;
+    if (need <= MAX_BUF) {
+      let size = this.buf.length * 2;
+      while (size < need) size *= 2;
+      const b = new Uint8Array(size);
+      b.set(this.buf.subarray(0, this.pos));
+      this.buf = b;
+    } else {
       this.flush();
       if (n > this.buf.length) this.buf = new Uint8Array(n);
     }
@@ -1221,23 +1316,63 @@ class TextOut {
       return;
     }
     this.room(16);
-    const b = this.buf;
-    let len = 1;
-    for (let t = n; t >= 10; t = Math.floor(t / 10)) len++;
-    let p = this.pos + len;
-    this.pos = p;
-    do {
-      const q = Math.floor(n / 10);
-      b[--p] = 48 + n - q * 10;
-      n = q;
-    } while (n > 0);
+    putUint(this, n);
   }
 
-  /** The whole text. */
+  /** The whole text (the writer is done after this). */
   result(): string {
     this.flush();
+    if (this.buf.length <= KEEP_BUF) spareBuf = this.buf;
     return this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
   }
+}
+
+/** Writes the ASCII string s (room already made). */
+function put(w: TextOut, s: string): void {
+  const b = w.buf;
+  let p = w.pos;
+  for (let i = 0; i < s.length; i++) b[p++] = s.charCodeAt(i);
+  w.pos = p;
+}
+
+/** Writes a non-negative safe integer (room for 16 bytes already made). */
+function putUint(w: TextOut, n: number): void {
+  const b = w.buf;
+  let len = 1;
+  for (let t = n; t >= 10; t = Math.floor(t / 10)) len++;
+  let p = w.pos + len;
+  w.pos = p;
+  do {
+    const q = Math.floor(n / 10);
+    b[--p] = 48 + n - q * 10;
+    n = q;
+  } while (n > 0);
+}
+
+/** Writes HexStr(src[start..end]) (room already made). */
+function putHex(w: TextOut, src: Uint8Array, start: number, end: number): void {
+  const b = w.buf;
+  let p = w.pos;
+  for (let i = start; i < end; i++) {
+    const x = src[i]!;
+    b[p] = HEX_DIGITS[x >> 4]!;
+    b[p + 1] = HEX_DIGITS[x & 15]!;
+    p += 2;
+  }
+  w.pos = p;
+}
+
+/** Writes WriteHDKeypath(path) with 'h' for hardened steps, quoted (room for 2 + 12 per step made). */
+function putKeypath(w: TextOut, path: number[]): void {
+  put(w, '"m');
+  const b = w.buf;
+  for (let i = 0; i < path.length; i++) {
+    const step = path[i]!;
+    b[w.pos++] = 0x2f; // '/'
+    putUint(w, step & 0x7fffffff);
+    if (step >= 0x80000000) b[w.pos++] = 0x68; // 'h'
+  }
+  b[w.pos++] = 0x22;
 }
 
 const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
@@ -1268,32 +1403,21 @@ function writeBtc(w: TextOut, sats: bigint): void {
   w.pos = p + 9;
 }
 
-/** WriteHDKeypath(path) with 'h' for hardened steps, as a JSON string. */
-function writeKeypath(w: TextOut, path: number[]): void {
-  w.text('"m');
-  for (let i = 0; i < path.length; i++) {
-    const step = path[i]!;
-    w.room(1);
-    w.buf[w.pos++] = 0x2f; // '/'
-    w.num(step & 0x7fffffff);
-    if (step >= 0x80000000) w.text('h');
-  }
-  w.text('"');
-}
-
 /** keypathsUniv as text. */
 function writeKeypaths(w: TextOut, paths: Map<string, KeyOrigin>): void {
   const keys = paths.size === 1 ? [...paths.keys()] : [...paths.keys()].sort(cmpStr);
   w.text('[');
   for (let i = 0; i < keys.length; i++) {
-    const o = paths.get(keys[i]!)!;
-    w.text(i ? ',{"pubkey":"' : '{"pubkey":"');
-    w.text(keys[i]!);
-    w.text('","master_fingerprint":');
-    w.qhex(o.fp);
-    w.text(',"path":');
-    writeKeypath(w, o.path);
-    w.text('}');
+    const k = keys[i]!;
+    const o = paths.get(k)!;
+    w.room(k.length + 12 * o.path.length + 80);
+    put(w, i ? ',{"pubkey":"' : '{"pubkey":"');
+    put(w, k); // hex
+    put(w, '","master_fingerprint":"');
+    putHex(w, o.fp, 0, o.fp.length);
+    put(w, '","path":');
+    putKeypath(w, o.path);
+    put(w, '}');
   }
   w.text(']');
 }
@@ -1303,20 +1427,23 @@ function writeTapKeypaths(w: TextOut, paths: Map<string, TapBip32>): void {
   const keys = paths.size === 1 ? [...paths.keys()] : [...paths.keys()].sort(cmpStr);
   w.text('[');
   for (let i = 0; i < keys.length; i++) {
-    const v = paths.get(keys[i]!)!;
-    w.text(i ? ',{"pubkey":"' : '{"pubkey":"');
-    w.text(keys[i]!);
-    w.text('","master_fingerprint":');
-    w.qhex(v.origin.fp);
-    w.text(',"path":');
-    writeKeypath(w, v.origin.path);
-    w.text(',"leaf_hashes":[');
-    for (let j = 0; j < v.leafHashes.length; j++) {
-      w.text(j ? ',"' : '"');
-      w.text(v.leafHashes[j]!);
-      w.text('"');
+    const k = keys[i]!;
+    const v = paths.get(k)!;
+    const leaves = v.leafHashes;
+    w.room(k.length + 12 * v.origin.path.length + 67 * leaves.length + 100);
+    put(w, i ? ',{"pubkey":"' : '{"pubkey":"');
+    put(w, k); // hex
+    put(w, '","master_fingerprint":"');
+    putHex(w, v.origin.fp, 0, v.origin.fp.length);
+    put(w, '","path":');
+    putKeypath(w, v.origin.path);
+    put(w, ',"leaf_hashes":[');
+    for (let j = 0; j < leaves.length; j++) {
+      put(w, j ? ',"' : '"');
+      put(w, leaves[j]!); // hex
+      put(w, '"');
     }
-    w.text(']}');
+    put(w, ']}');
   }
   w.text(']');
 }
@@ -1347,14 +1474,6 @@ function spkText(script: Uint8Array, network: Network, cache: Map<string, string
     cache.set(hex, t);
   }
   return t;
-}
-
-/** Writes the ASCII string s at w.buf[w.pos] (room already made). */
-function put(w: TextOut, s: string): void {
-  const b = w.buf;
-  let p = w.pos;
-  for (let i = 0; i < s.length; i++) b[p++] = s.charCodeAt(i);
-  w.pos = p;
 }
 
 /** Copies w.buf[start..end] to the end of the buffer (room already made). */
@@ -1437,15 +1556,15 @@ function writeTx(w: TextOut, tx: ParsedTx, network: Network, cache: Map<string, 
   w.text(',"vin":[');
   for (let i = 0; i < tx.vin.length; i++) {
     const txin = tx.vin[i]!;
-    w.text(i ? ',{' : '{');
+    w.room(200);
+    put(w, i ? ',{' : '{');
     if (coinbase) {
       w.text('"coinbase":');
       w.qhex(txin.scriptSig);
     } else {
-      w.text('"txid":"');
+      put(w, '"txid":"');
       const h = txin.prevHash;
       if (h && h.length === 32) {
-        w.room(64);
         const b = w.buf;
         let p = w.pos;
         for (let k = 31; k >= 0; k--) {
@@ -1458,10 +1577,11 @@ function writeTx(w: TextOut, tx: ParsedTx, network: Network, cache: Map<string, 
       } else {
         w.text(txin.prevTxid);
       }
-      w.text('","vout":');
-      w.num(txin.vout);
+      w.room(80);
+      put(w, '","vout":');
+      putUint(w, txin.vout);
       if (txin.scriptSig.length === 0) {
-        w.text(',"scriptSig":{"asm":"","hex":""}');
+        put(w, ',"scriptSig":{"asm":"","hex":""}');
       } else {
         w.text(',"scriptSig":{"asm":');
         w.text(fastWriteJson(scriptToAsm(txin.scriptSig, true)));
@@ -1474,9 +1594,10 @@ function writeTx(w: TextOut, tx: ParsedTx, network: Network, cache: Map<string, 
       w.text(',"txinwitness":');
       writeHexArray(w, txin.witness);
     }
-    w.text(',"sequence":');
-    w.num(txin.sequence);
-    w.text('}');
+    w.room(32);
+    put(w, ',"sequence":');
+    putUint(w, txin.sequence);
+    put(w, '}');
   }
   w.text('],"vout":[');
   for (let i = 0; i < tx.vout.length; i++) {
