@@ -1476,14 +1476,6 @@ function spkText(script: Uint8Array, network: Network, cache: Map<string, string
   return t;
 }
 
-/** Copies w.buf[start..end] to the end of the buffer (room already made). */
-function again(w: TextOut, start: number, end: number): void {
-  const b = w.buf;
-  let p = w.pos;
-  for (let i = start; i < end; i++) b[p++] = b[i]!;
-  w.pos = p;
-}
-
 /**
  * ScriptToUniv(include_hex, include_address) of a P2WPKH, P2WSH or P2TR script, written
  * straight into the buffer: asm "0|1 <program>", desc rawtr(<x-only key>) for a valid taproot
@@ -1495,30 +1487,38 @@ function writeSegwitSpk(w: TextOut, script: Uint8Array, network: Network): void 
   const n = script.length;
   const v1 = script[0] === 0x51;
   w.room(8 * n + 4 * hrp.length + 256);
+  const b = w.buf;
   put(w, v1 ? '{"asm":"1 ' : '{"asm":"0 ');
-  w.hex(script, 2, n);
+  const h0 = w.pos;
+  putHex(w, script, 2, n);
+  const h1 = w.pos;
   put(w, '","desc":"');
   const d0 = w.pos;
-  let a0: number;
-  let a1: number;
-  const rawtr = v1 && isValidXOnlyAt(script, 2);
-  if (rawtr) {
+  let a0 = -1;
+  let a1 = -1;
+  if (v1 && isValidXOnlyAt(script, 2)) {
     put(w, 'rawtr(');
-    w.hex(script, 2, n);
+    b.copyWithin(w.pos, h0, h1);
+    w.pos += h1 - h0;
     put(w, ')');
-    a0 = a1 = -1;
   } else {
     put(w, 'addr(');
     a0 = w.pos;
-    a1 = w.pos = writeSegwitAddress(w.buf, w.pos, hrp, v1 ? 1 : 0, script, 2, n, v1);
+    a1 = w.pos = writeSegwitAddress(b, w.pos, hrp, v1 ? 1 : 0, script, 2, n, v1);
     put(w, ')');
   }
-  w.pos = writeDescriptorChecksum(w.buf, d0, w.pos);
+  w.pos = writeDescriptorChecksum(b, d0, w.pos);
   put(w, '","hex":"');
-  w.hex(script);
+  putHex(w, script, 0, 2);
+  b.copyWithin(w.pos, h0, h1);
+  w.pos += h1 - h0;
   put(w, '","address":"');
-  if (a0 < 0) w.pos = writeSegwitAddress(w.buf, w.pos, hrp, v1 ? 1 : 0, script, 2, n, v1);
-  else again(w, a0, a1);
+  if (a0 < 0) {
+    w.pos = writeSegwitAddress(b, w.pos, hrp, v1 ? 1 : 0, script, 2, n, v1);
+  } else {
+    b.copyWithin(w.pos, a0, a1);
+    w.pos += a1 - a0;
+  }
   put(w, v1 ? '","type":"witness_v1_taproot"}' : n === 22 ? '","type":"witness_v0_keyhash"}' : '","type":"witness_v0_scripthash"}');
 }
 

@@ -142,27 +142,15 @@ function legendreLimbs(): number {
   return 0;
 }
 
-/** Loads v (0 ≤ v < 2^260) into `jg`. */
+/** Loads v (0 ≤ v < 2^260) into `jg`: 13 hex digits (52 bits, exact in a double) make two limbs. */
 function loadG(v: bigint): void {
-  const hex = v.toString(16);
-  // 26-bit limbs from the hex digits, least significant first.
-  let limb = 0;
-  let bits = 0;
-  let k = 0;
-  for (let i = hex.length - 1; i >= 0; i--) {
-    const c = hex.charCodeAt(i);
-    const d = c <= 0x39 ? c - 0x30 : c - 0x57;
-    limb += d * 2 ** bits;
-    bits += 4;
-    if (bits >= 26) {
-      bits -= 26;
-      const hi = Math.floor(limb / LIMB);
-      jg[k++] = limb - hi * LIMB;
-      limb = hi;
-    }
+  const hex = v.toString(16).padStart(65, '0');
+  for (let k = 0; k < 5; k++) {
+    const chunk = parseInt(hex.slice(52 - 13 * k, 65 - 13 * k), 16);
+    const hi = Math.floor(chunk / LIMB);
+    jg[2 * k] = chunk - hi * LIMB;
+    jg[2 * k + 1] = hi;
   }
-  jg[k++] = limb;
-  while (k < LIMBS) jg[k++] = 0;
 }
 
 /** The Legendre symbol (a | p) for 0 ≤ a < p: 1, −1, or 0 (a = 0). Same as jacobi(a, FIELD_P). */
