@@ -51,7 +51,7 @@ function reference(r: BalanceRow): BalanceRowView {
 function expectSame(snapshotId: number): void {
   const want = repo.balances(profileId, snapshotId);
   const snap = repo.getSnapshot(snapshotId)!;
-  const got = new OverviewQuery(db).balances(profileId, snapshotId, snap.index?.height ?? null, typeOf);
+  const got = new OverviewQuery(db).balances(profileId, snapshotId, snap.index?.height ?? null, typeOf, 'test');
   expect(got.balances).toEqual(balanceColumns(want.map(reference)));
   const shown = want.filter((r) => !r.hidden);
   expect(got.totals).toEqual({
@@ -120,8 +120,50 @@ describe('OverviewQuery.balances', () => {
     expectSame(id1); // an older snapshot of the profile reads the same way
   });
 
+  it('the last result is kept until anything is written, here or through another connection', () => {
+    const id = repo.writeSnapshot(profileId, {
+      takenAt: '2026-01-02T00:00:00.000Z',
+      node: tip(100),
+      index: tip(100),
+      previousId: null,
+      received: [{ address: A, amountSats: 5n, confirmations: 1, txids: [tx('1')], nodeLabel: '', nodeUnspent: null }],
+      addresses: [
+        { address: A, source: 'node', state: 'fetched', utxos: [utxo(tx('1'), 0, 5n, 100)] },
+        { address: B, source: 'node', state: 'fetched', utxos: [] },
+      ],
+    });
+    const q = new OverviewQuery(db);
+    let typed = 0;
+    const counting = (a: string): string => {
+      typed++;
+      return typeOf(a);
+    };
+    const first = q.balances(profileId, id, 100, counting, 'test');
+    expect(typed).toBe(2);
+    expect(q.balances(profileId, id, 100, counting, 'test')).toBe(first); // nothing changed: not read again
+    expect(typed).toBe(2);
+    // Other arguments: read again.
+    expect(q.balances(profileId, id, 101, counting, 'test').balances.minConfirmations).toEqual([2, null]);
+    expect(q.balances(profileId, id, 101, counting, 'other').balances.type).toEqual([typeOf(A), typeOf(B)]);
+    // A write on this connection.
+    repo.setLabel(profileId, { type: 'addr', ref: B, label: 'new' });
+    expect(q.balances(profileId, id, 101, counting, 'other').balances.label).toEqual([null, 'new']);
+    repo.setHidden(profileId, [A], true);
+    const hidden = q.balances(profileId, id, 101, counting, 'other');
+    expect(hidden.balances.hidden).toEqual([true, false]);
+    expect(hidden.totals).toEqual({ receivedSats: '0', balanceSats: '0', utxoCount: 0, addresses: 1 });
+    // A write through another connection to the same file.
+    const other = openDatabase(join(dir, 'spyglass.sqlite'));
+    try {
+      new WatchRepository(other).setLabel(profileId, { type: 'addr', ref: A, label: 'from elsewhere' });
+    } finally {
+      closeDatabase(other);
+    }
+    expect(q.balances(profileId, id, 101, counting, 'other').balances.label).toEqual(['from elsewhere', 'new']);
+  });
+
   it('an empty snapshot has no rows and zero totals', () => {
     const id = repo.writeSnapshot(profileId, { takenAt: '2026-01-02T00:00:00.000Z', node: tip(1), index: tip(1), previousId: null, received: [], addresses: [] });
-    expect(new OverviewQuery(db).balances(profileId, id, 1, typeOf)).toEqual({ balances: emptyBalanceColumns(), totals: { receivedSats: '0', balanceSats: '0', utxoCount: 0, addresses: 0 } });
+    expect(new OverviewQuery(db).balances(profileId, id, 1, typeOf, 'test')).toEqual({ balances: emptyBalanceColumns(), totals: { receivedSats: '0', balanceSats: '0', utxoCount: 0, addresses: 0 } });
   });
 });

@@ -50,6 +50,10 @@ const BALANCES_SQL = `
 export class OverviewQuery {
   readonly #db: Database;
   #balances: BetterSqlite3.Statement<[{ p: string; s: number }], RawRow> | null = null;
+  #changes: BetterSqlite3.Statement<[], number> | null = null;
+  #dataVersion: BetterSqlite3.Statement<[], number> | null = null;
+  /** The last result, with what it was computed from (see balances). */
+  #last: { key: string; rows: OverviewRows } | null = null;
 
   constructor(db: Database) {
     this.#db = db;
@@ -58,9 +62,26 @@ export class OverviewQuery {
   /**
    * The balances rows of snapshot `snapshotId` of `profileId` (the caller has checked that it is one
    * of the profile's snapshots), by address; `indexTip`: the snapshot's index height, for the
-   * confirmations; `typeOf`: the address type name.
+   * confirmations; `typeOf`: the address type name, `typesKey` naming how it decides (the network).
+   *
+   * The last result is kept while it is certain to be unchanged: same arguments, and not one row of
+   * the database written since — on this connection (SQLite's total_changes(), which every INSERT,
+   * UPDATE and DELETE moves, committed or not) nor on another one (PRAGMA data_version). So asking
+   * again (every Balances visit, a reloaded window, the events that reload it) costs two tiny
+   * queries, and any write — a refresh, a label, hiding an address — makes the next call read again.
+   * The result is shared between callers: it must not be modified.
    */
-  balances(profileId: string, snapshotId: number, indexTip: number | null, typeOf: (address: string) => string): OverviewRows {
+  balances(profileId: string, snapshotId: number, indexTip: number | null, typeOf: (address: string) => string, typesKey: string): OverviewRows {
+    this.#changes ??= this.#db.prepare<[], number>('SELECT total_changes()').pluck(true);
+    this.#dataVersion ??= this.#db.prepare<[], number>('PRAGMA data_version').pluck(true);
+    const key = JSON.stringify([profileId, snapshotId, indexTip, typesKey, this.#changes.get(), this.#dataVersion.get()]);
+    if (this.#last?.key === key) return this.#last.rows;
+    const rows = this.#read(profileId, snapshotId, indexTip, typeOf);
+    this.#last = { key, rows };
+    return rows;
+  }
+
+  #read(profileId: string, snapshotId: number, indexTip: number | null, typeOf: (address: string) => string): OverviewRows {
     if (this.#balances === null) this.#balances = this.#db.prepare<[{ p: string; s: number }], RawRow>(BALANCES_SQL).raw(true);
     const raw = this.#balances.all({ p: profileId, s: snapshotId });
     const n = raw.length;

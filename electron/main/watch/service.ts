@@ -137,7 +137,7 @@ export class WatchService {
         : null;
     if (!snap) return { ...empty, refreshing, lastFailure };
     const net = this.network();
-    const { balances, totals } = this.deps.overview.balances(pid, snap.id, snap.index?.height ?? null, (address) => addressType(address, net));
+    const { balances, totals } = this.deps.overview.balances(pid, snap.id, snap.index?.height ?? null, (address) => addressType(address, net), net?.chain ?? 'any');
     return { snapshot: snapshotView(snap), offline, refreshing, lastFailure, balances, totals };
   }
 
