@@ -42,6 +42,30 @@ describe('early calls', () => {
     expect(count('profiles:list')).toBe(2);
   });
 
+  it('takes over the calls public/early.js sent: preload results, or bridge responses through the bridge checks', async () => {
+    const json = (body: unknown, status = 200): Promise<Response> => Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
+    startEarlyCalls('#/balances', {
+      kind: 'http',
+      calls: {
+        'connection:status': json({ ok: true, value: { state: 'none' } }),
+        'profiles:list': json({ ok: false, error: { code: 'internal', message: 'from main' } }),
+        'keychain:status': json({ nope: 1 }),
+        'watch:overview': json({}, 401),
+      },
+    });
+    expect(fake.calls).toEqual([]); // nothing asked again
+    expect(await api.connectionStatus()).toEqual({ state: 'none' });
+    await expect(api.listProfiles()).rejects.toThrow('from main');
+    await expect(api.keychainStatus()).rejects.toThrow('not a Spyglass result');
+    await expect(api.watchOverview()).rejects.toThrow('HTTP 401');
+    dropEarlyCalls();
+
+    // In Electron: the preload's results; a channel the page did not send is asked by the app.
+    startEarlyCalls('#/balances', { kind: 'ipc', calls: { 'connection:status': Promise.resolve({ ok: true, value: { state: 'needs-password', profileId: 'p9' } }) } });
+    expect(fake.calls.map((c) => c.channel)).toEqual(['profiles:list', 'keychain:status', 'watch:overview']);
+    expect(await api.connectionStatus()).toEqual({ state: 'needs-password', profileId: 'p9' });
+  });
+
   it('the overview only when the app may open on the balances', () => {
     expect(['', '#', '#/', '#/balances', '#/balances?x=1'].map(mayOpenOnBalances)).toEqual([true, true, true, true, true]);
     expect(['#/settings', '#/psbt', '#/address/bcrt1qx', '#/welcome'].map(mayOpenOnBalances)).toEqual([false, false, false, false]);

@@ -62,6 +62,29 @@ function isIpcResult(v: unknown): v is IpcResult<unknown> {
   return false;
 }
 
+/**
+ * The IpcResult of one bridge request (its fetch, as sent): the bridge's own reply, or an `internal`
+ * error saying why there is none. Also takes the replies of the calls public/early.js sent.
+ */
+export async function bridgeResult<T>(response: Promise<Response>): Promise<IpcResult<T>> {
+  let res: Response;
+  try {
+    res = await response;
+  } catch (e) {
+    return unreachable(`the request failed (${e instanceof Error ? e.message : String(e)}). Is Spyglass still running?`);
+  }
+  if (res.status === 401 || res.status === 403) return unreachable(`it refused this page's token (HTTP ${res.status}). Open the address Spyglass printed when it started.`);
+  if (res.status !== 200) return unreachable(`HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    return unreachable('the reply was not JSON');
+  }
+  if (!isIpcResult(body)) return unreachable('the reply was not a Spyglass result');
+  return body as IpcResult<T>;
+}
+
 export function createBridgeApi(env: BridgeEnv = browserEnv()): SpyglassApi {
   const token = takeBridgeToken(env);
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
@@ -92,26 +115,13 @@ export function createBridgeApi(env: BridgeEnv = browserEnv()): SpyglassApi {
 
   async function invoke<C extends Channel>(channel: C, request: Request<C>): Promise<IpcResult<Reply<C>>> {
     if (token === null) return unreachable('this page was opened without a bridge token. Open the address Spyglass printed when it started.');
-    let res: Response;
-    try {
-      res = await env.fetch(`/ipc/${channel}`, {
+    return bridgeResult<Reply<C>>(
+      env.fetch(`/ipc/${channel}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
         body: JSON.stringify(request),
-      });
-    } catch (e) {
-      return unreachable(`the request failed (${e instanceof Error ? e.message : String(e)}). Is Spyglass still running?`);
-    }
-    if (res.status === 401 || res.status === 403) return unreachable(`it refused this page's token (HTTP ${res.status}). Open the address Spyglass printed when it started.`);
-    if (res.status !== 200) return unreachable(`HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
-    let body: unknown;
-    try {
-      body = await res.json();
-    } catch {
-      return unreachable('the reply was not JSON');
-    }
-    if (!isIpcResult(body)) return unreachable('the reply was not a Spyglass result');
-    return body as IpcResult<Reply<C>>;
+      }),
+    );
   }
 
   function on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void {

@@ -2,7 +2,7 @@
 // bridge client stands in with the same interface. Everything else in the renderer calls the typed
 // helpers in ./spyglass.ts, which unwrap the IpcResult envelope.
 import type { Channel, Reply, Request, SpyglassApi } from '../../../shared/ipc/contract';
-import type { ErrorCode, IpcError } from '../../../shared/errors';
+import type { ErrorCode, IpcError, IpcResult } from '../../../shared/errors';
 import { createBridgeApi } from './bridge';
 
 let current: SpyglassApi | null = null;
@@ -42,10 +42,21 @@ export function asIpcError(e: unknown): IpcError {
 }
 
 /** Invokes a channel and returns its value, or throws an ApiError carrying the IpcError. */
-export async function call<C extends Channel>(channel: C, request: Request<C>): Promise<Reply<C>> {
+export function call<C extends Channel>(channel: C, request: Request<C>): Promise<Reply<C>> {
+  let invoked: Promise<IpcResult<Reply<C>>>;
+  try {
+    invoked = getApi().invoke(channel, request);
+  } catch (e) {
+    invoked = Promise.reject(e);
+  }
+  return unwrap(invoked);
+}
+
+/** The value of an invoke's result, or an ApiError carrying its IpcError. */
+export async function unwrap<T>(invoked: Promise<IpcResult<T>>): Promise<T> {
   let result;
   try {
-    result = await getApi().invoke(channel, request);
+    result = await invoked;
   } catch (e) {
     // The preload rejects only when IPC itself broke (main gone, channel refused).
     throw new ApiError({ code: 'internal', message: `Spyglass did not answer: ${e instanceof Error ? e.message : String(e)}` });

@@ -1,10 +1,12 @@
-// The calls the first screen waits for, sent the moment the renderer's code starts to run: before
-// Vue, the router and the views are even evaluated, and in parallel with mounting them (boot.ts is
-// the first module main.ts imports). The typed helpers in ./spyglass.ts take each reply once instead
-// of asking again; whatever the first screen did not take is dropped once it is up
-// (dropEarlyCalls), so no later call ever gets an old reply.
-import type { Reply, Request } from '../../../shared/ipc/contract';
-import { call } from './client';
+// The calls the first screen waits for, sent before the app is even evaluated and in parallel with
+// mounting it: public/early.js sends them while the page is parsed, and when it could not (or a test
+// starts the app without it) boot.ts — the first module main.ts imports — does. The typed helpers in
+// ./spyglass.ts take each reply once instead of asking again; whatever the first screen did not
+// take is dropped once it is up (dropEarlyCalls), so no later call ever gets an old reply.
+import type { Channel, Reply, Request } from '../../../shared/ipc/contract';
+import type { IpcResult } from '../../../shared/errors';
+import { bridgeResult } from './bridge';
+import { call, unwrap } from './client';
 
 export type EarlyChannel = 'connection:status' | 'profiles:list' | 'keychain:status' | 'watch:overview';
 
@@ -16,22 +18,40 @@ export function mayOpenOnBalances(hash: string): boolean {
   return path === '' || path === '/' || path === '/balances';
 }
 
-function send<C extends EarlyChannel>(channel: C): void {
-  const p = call(channel, {} as Request<C>); // these channels take no arguments
+/** What public/early.js leaves on the window: the preload's invoke results, or the bridge's fetch responses. */
+export type PageEarlyCalls =
+  | { kind: 'ipc'; calls: Partial<Record<Channel, Promise<IpcResult<unknown>>>> }
+  | { kind: 'http'; calls: Partial<Record<Channel, Promise<Response>>> };
+
+declare global {
+  interface Window {
+    __spyglassEarly?: PageEarlyCalls;
+  }
+}
+
+function keep<C extends EarlyChannel>(channel: C, p: Promise<Reply<C>>): void {
   p.catch(() => {}); // the helper that takes it sees the rejection; until then it is not unhandled
   early.set(channel, p);
 }
 
+/** The reply of a call public/early.js sent, through the same checks as any call; null when it sent none. */
+function fromPage<C extends EarlyChannel>(page: PageEarlyCalls | undefined, channel: C): Promise<Reply<C>> | null {
+  const sent = page?.calls[channel];
+  if (page === undefined || sent === undefined) return null;
+  if (page.kind === 'ipc') return unwrap(sent as Promise<IpcResult<Reply<C>>>);
+  return unwrap(bridgeResult<Reply<C>>(sent as Promise<Response>));
+}
+
 /**
- * Sends the first screen's calls: the connection state and the profiles (the router's first
- * navigation waits for both), and the balances overview when the app may open on it (its rows are
- * the largest reply by far, and nothing else waits for it on the server side, so it goes last).
+ * Sends the first screen's calls (or takes over those public/early.js sent): the connection state
+ * and the profiles (the router's first navigation waits for both), and the balances overview when
+ * the app may open on it (the largest reply by far, so it goes last).
  */
-export function startEarlyCalls(hash: string): void {
-  send('connection:status');
-  send('profiles:list');
-  send('keychain:status');
-  if (mayOpenOnBalances(hash)) send('watch:overview');
+export function startEarlyCalls(hash: string, page: PageEarlyCalls | undefined = typeof window === 'undefined' ? undefined : window.__spyglassEarly): void {
+  if (typeof window !== 'undefined') delete window.__spyglassEarly;
+  const channels: EarlyChannel[] = ['connection:status', 'profiles:list', 'keychain:status'];
+  if (mayOpenOnBalances(hash)) channels.push('watch:overview');
+  for (const c of channels) keep(c, fromPage(page, c) ?? call(c, {} as Request<typeof c>)); // these channels take no arguments
 }
 
 /** The early call of `channel`, at most once; null when there is none. */

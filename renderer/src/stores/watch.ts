@@ -19,16 +19,92 @@ export interface SortState {
   dir: SortDir;
 }
 
-/** A balances row as the table uses it: the wire row plus precomputed values. */
-export interface BalanceRow extends BalanceRowView {
-  received: bigint | null;
-  balance: bigint;
+/**
+ * A balances row as the table uses it: the wire row plus derived values. Those are computed on
+ * first use and kept (an overview has 10,000+ rows; parsing every amount and lowercasing every label
+ * before the first screenful is painted would cost more than the rendering): amounts are parsed
+ * for the rows shown and for totals, the search key on the first filter keystroke (or when the
+ * page is idle, warmSearchKeys), the sort label when sorting by label.
+ */
+export class BalanceRow implements BalanceRowView {
+  #received: bigint | null | undefined = undefined;
+  #balance: bigint | undefined = undefined;
+  #search: string | undefined = undefined;
+  #sortLabel: string | undefined = undefined;
+  readonly label: string | null;
+  readonly nodeLabel: string | null;
+
+  constructor(
+    readonly address: string,
+    readonly type: string,
+    readonly source: BalanceRowView['source'],
+    readonly hidden: boolean,
+    nodeLabel: string | null,
+    label: string | null,
+    readonly receivedSats: string | null,
+    readonly receivedConfirmations: number | null,
+    readonly receivedTxCount: number | null,
+    readonly balanceSats: string,
+    readonly utxoCount: number,
+    readonly minConfirmations: number | null,
+    readonly lastActivityHeight: number | null,
+    readonly fetchState: BalanceRowView['fetchState'],
+    readonly fetchedAt: string | null,
+    readonly errorCode: string | null,
+  ) {
+    // An empty label is no label.
+    this.label = label === '' ? null : label;
+    this.nodeLabel = nodeLabel === '' ? null : nodeLabel;
+  }
+
+  get received(): bigint | null {
+    if (this.#received === undefined) this.#received = this.receivedSats === null ? null : BigInt(this.receivedSats);
+    return this.#received;
+  }
+
+  get balance(): bigint {
+    if (this.#balance === undefined) this.#balance = BigInt(this.balanceSats);
+    return this.#balance;
+  }
+
   /** Confirmations shown: the youngest UTXO's, else the node's for the last receive. */
-  confirmations: number | null;
+  get confirmations(): number | null {
+    return this.minConfirmations ?? this.receivedConfirmations;
+  }
+
   /** Lowercased "label \0 node label \0 address": what the filter matches. */
-  search: string;
+  get search(): string {
+    if (this.#search === undefined) this.#search = `${this.label ?? ''}\u0000${this.nodeLabel ?? ''}\u0000${this.address}`.toLowerCase();
+    return this.#search;
+  }
+
   /** Lowercased label used for sorting (the local one, else the node's); '' when none. */
-  sortLabel: string;
+  get sortLabel(): string {
+    if (this.#sortLabel === undefined) this.#sortLabel = (this.label ?? this.nodeLabel ?? '').toLowerCase();
+    return this.#sortLabel;
+  }
+
+  /** The wire row (for a changed copy: prepareRow({ ...row.view(), label })). */
+  view(): BalanceRowView {
+    return {
+      address: this.address,
+      type: this.type,
+      source: this.source,
+      hidden: this.hidden,
+      nodeLabel: this.nodeLabel,
+      label: this.label,
+      receivedSats: this.receivedSats,
+      receivedConfirmations: this.receivedConfirmations,
+      receivedTxCount: this.receivedTxCount,
+      balanceSats: this.balanceSats,
+      utxoCount: this.utxoCount,
+      minConfirmations: this.minConfirmations,
+      lastActivityHeight: this.lastActivityHeight,
+      fetchState: this.fetchState,
+      fetchedAt: this.fetchedAt,
+      errorCode: this.errorCode,
+    };
+  }
 }
 
 export const SORT_KEYS: readonly SortKey[] = ['label', 'address', 'type', 'received', 'balance', 'utxos', 'confirmations', 'activity'];
@@ -45,18 +121,18 @@ export const DEFAULT_DIR: Record<SortKey, SortDir> = {
 };
 
 export function prepareRow(v: BalanceRowView): BalanceRow {
-  return makeRow(
+  return new BalanceRow(
     v.address, v.type, v.source, v.hidden, v.nodeLabel, v.label, v.receivedSats, v.receivedConfirmations, v.receivedTxCount,
     v.balanceSats, v.utxoCount, v.minConfirmations, v.lastActivityHeight, v.fetchState, v.fetchedAt, v.errorCode,
   );
 }
 
-/** The rows of an overview's columns, prepared as prepareRow does (no intermediate row objects). */
+/** The rows of an overview's columns, as prepareRow makes them (no intermediate row objects). */
 export function prepareColumns(c: BalanceColumns): BalanceRow[] {
   const n = c.address.length;
   const out = new Array<BalanceRow>(n);
   for (let i = 0; i < n; i++) {
-    out[i] = makeRow(
+    out[i] = new BalanceRow(
       c.address[i]!, c.type[i]!, c.source[i]!, c.hidden[i]!, c.nodeLabel[i] ?? null, c.label[i] ?? null, c.receivedSats[i] ?? null,
       c.receivedConfirmations[i] ?? null, c.receivedTxCount[i] ?? null, c.balanceSats[i]!, c.utxoCount[i]!, c.minConfirmations[i] ?? null,
       c.lastActivityHeight[i] ?? null, c.fetchState[i]!, c.fetchedAt[i] ?? null, c.errorCode[i] ?? null,
@@ -65,50 +141,14 @@ export function prepareColumns(c: BalanceColumns): BalanceRow[] {
   return out;
 }
 
-/** One prepared row; every row is built here, so that all have the same shape (one hidden class). */
-function makeRow(
-  address: string,
-  type: string,
-  source: BalanceRowView['source'],
-  hidden: boolean,
-  nodeLabelIn: string | null,
-  labelIn: string | null,
-  receivedSats: string | null,
-  receivedConfirmations: number | null,
-  receivedTxCount: number | null,
-  balanceSats: string,
-  utxoCount: number,
-  minConfirmations: number | null,
-  lastActivityHeight: number | null,
-  fetchState: BalanceRowView['fetchState'],
-  fetchedAt: string | null,
-  errorCode: string | null,
-): BalanceRow {
-  const label = labelIn === '' ? null : labelIn;
-  const nodeLabel = nodeLabelIn === '' ? null : nodeLabelIn;
-  return {
-    address,
-    type,
-    source,
-    hidden,
-    nodeLabel,
-    label,
-    receivedSats,
-    receivedConfirmations,
-    receivedTxCount,
-    balanceSats,
-    utxoCount,
-    minConfirmations,
-    lastActivityHeight,
-    fetchState,
-    fetchedAt,
-    errorCode,
-    received: receivedSats === null ? null : BigInt(receivedSats),
-    balance: BigInt(balanceSats),
-    confirmations: minConfirmations ?? receivedConfirmations,
-    search: `${label ?? ''}\u0000${nodeLabel ?? ''}\u0000${address}`.toLowerCase(),
-    sortLabel: (label ?? nodeLabel ?? '').toLowerCase(),
-  };
+/** Computes the search keys of `rows` ahead of the first filter keystroke. */
+export function warmSearchKeys(rows: readonly BalanceRow[]): void {
+  for (const r of rows) void r.search;
+}
+
+/** Compares two amounts in satoshis given as canonical decimal text (no sign, no leading zeros) without parsing them. */
+function cmpSats(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 function cmp<T extends string | number | bigint>(a: T, b: T): number {
@@ -131,9 +171,11 @@ function compareBy(key: SortKey, a: BalanceRow, b: BalanceRow, sign: number): nu
     case 'type':
       return sign * cmp(a.type, b.type);
     case 'received':
-      return cmpMissingLast(a.received, b.received, sign);
+      if (a.receivedSats === null) return b.receivedSats === null ? 0 : 1;
+      if (b.receivedSats === null) return -1;
+      return sign * cmpSats(a.receivedSats, b.receivedSats);
     case 'balance':
-      return sign * cmp(a.balance, b.balance);
+      return sign * cmpSats(a.balanceSats, b.balanceSats);
     case 'utxos':
       return sign * cmp(a.utxoCount, b.utxoCount);
     case 'confirmations':
@@ -156,7 +198,7 @@ export function filterTerms(text: string): string[] {
 
 export function filterRows(rows: readonly BalanceRow[], text: string, showHidden: boolean): BalanceRow[] {
   const terms = filterTerms(text);
-  if (terms.length === 0 && showHidden) return rows as BalanceRow[];
+  if (terms.length === 0 && (showHidden || !rows.some((r) => r.hidden))) return rows as BalanceRow[];
   const out: BalanceRow[] = [];
   for (const r of rows) {
     if (!showHidden && r.hidden) continue;
@@ -187,8 +229,8 @@ export function totalsOf(rows: readonly BalanceRow[]): Totals {
   let balance = 0;
   let utxos = 0;
   for (const r of rows) {
-    if (r.received !== null) received += Number(r.received);
-    balance += Number(r.balance);
+    if (r.receivedSats !== null) received += Number(r.receivedSats);
+    balance += Number(r.balanceSats);
     utxos += r.utxoCount;
   }
   const exact = (sum: number, of: (r: BalanceRow) => bigint | null): bigint =>
@@ -236,6 +278,12 @@ function write(key: string, value: string): void {
   } catch {
     // storage full or refused: the choice lasts for this session
   }
+}
+
+/** Runs `fn` when the page is idle (soon after the next frames), or after a short delay where there is no idle callback. */
+function idle(fn: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 1000 });
+  else setTimeout(fn, 50);
 }
 
 /** Runs `fn` on the next animation frame (coalescing calls), or at once where there are no frames. */
@@ -306,7 +354,10 @@ export const useWatchStore = defineStore('watch', () => {
     lastFilter = { base, hidden, text, out };
     return out;
   });
-  const totals = computed(() => totalsOf(visible.value));
+  /** Of every row, hidden ones included. */
+  const allTotals = computed(() => totalsOf(rows.value));
+  /** Of the rows shown (every row when none is filtered out or hidden: no second pass then). */
+  const totals = computed(() => (visible.value.length === rows.value.length ? allTotals.value : totalsOf(visible.value)));
   const hiddenCount = computed(() => rows.value.reduce((n, r) => n + (r.hidden ? 1 : 0), 0));
   /** The refresh call's own error when main recorded none (or another one). */
   const callError = computed(() => {
@@ -321,7 +372,12 @@ export const useWatchStore = defineStore('watch', () => {
 
   function setOverview(o: WatchOverview): void {
     overview.value = o;
-    rows.value = prepareColumns(o.balances);
+    const list = prepareColumns(o.balances);
+    rows.value = list;
+    // The search keys are made when the page is idle after the rows are shown, not before.
+    idle(() => {
+      if (rows.value === list) warmSearchKeys(list);
+    });
     if (!ownRefresh) {
       refreshing.value = o.refreshing;
       if (!o.refreshing) progress.value = null;
@@ -424,14 +480,14 @@ export const useWatchStore = defineStore('watch', () => {
     const label = text.trim();
     return run(async () => {
       await api.setLabel({ type: 'addr', ref: address, label });
-      replaceRow(address, (r) => ({ ...r, label: label === '' ? null : label }));
+      replaceRow(address, (r) => ({ ...r.view(), label: label === '' ? null : label }));
     });
   }
 
   function hide(address: string, hidden: boolean): Promise<boolean> {
     return run(async () => {
       const reply = await api.watchHide(address, hidden);
-      replaceRow(address, (r) => ({ ...r, hidden: reply.hidden }));
+      replaceRow(address, (r) => ({ ...r.view(), hidden: reply.hidden }));
     });
   }
 
@@ -508,7 +564,7 @@ export const useWatchStore = defineStore('watch', () => {
     overview, rows, loaded, loading, loadError,
     sort, filterInput, filter, showHidden, unit,
     refreshing, cancelling, progress, refreshError, lastSummary, notice, actionError, viewState,
-    snapshot, offline, lastFailure, sorted, visible, totals, hiddenCount, callError,
+    snapshot, offline, lastFailure, sorted, visible, totals, allTotals, hiddenCount, callError,
     load, refresh, cancel, setLabel, hide, remove, add, exportCsv, setSort, setFilter, setUnit, toggleUnit,
   };
 });

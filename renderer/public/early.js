@@ -1,0 +1,41 @@
+// Spyglass: the first screen's IPC calls, sent while the page is still loading — before the app's
+// modules have been compiled and run (~100-200 ms later). A classic script (plain JS, copied as is
+// from renderer/public/): the module graph cannot run before all of it has loaded. It only starts
+// the calls; renderer/src/api/early.ts takes their replies through the same checks as any other
+// call (the bridge client's, or the preload's), and drops whatever the first screen does not use.
+// Same rules as the app: window.api in Electron, otherwise the loopback bridge with the token from
+// the address (left there for the app to move to sessionStorage) or this tab's sessionStorage.
+/* global window, location, sessionStorage, fetch, URLSearchParams */
+(function () {
+  'use strict';
+  var path = location.hash.replace(/^#/, '').split('?')[0];
+  var channels = ['connection:status', 'profiles:list', 'keychain:status'];
+  // The balances rows when the app may open on them (renderer/src/api/early.ts mayOpenOnBalances).
+  if (path === '' || path === '/' || path === '/balances') channels.push('watch:overview');
+  var calls = {};
+  var kind;
+  try {
+    if (window.api !== undefined) {
+      kind = 'ipc';
+      channels.forEach(function (c) {
+        calls[c] = window.api.invoke(c, {});
+      });
+    } else {
+      var token = new URLSearchParams(location.search).get('bridgeToken') || sessionStorage.getItem('spyglass.bridgeToken');
+      if (!token) return;
+      kind = 'http';
+      var send = function (c) {
+        return fetch('/ipc/' + c, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + token }, body: '{}' });
+      };
+      channels.forEach(function (c) {
+        calls[c] = send(c);
+      });
+    }
+  } catch {
+    return; // the app makes the calls itself
+  }
+  channels.forEach(function (c) {
+    calls[c].catch(function () {}); // taken (or dropped) by the app; not an unhandled rejection meanwhile
+  });
+  window.__spyglassEarly = { kind: kind, calls: calls };
+})();
