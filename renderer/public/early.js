@@ -24,8 +24,17 @@
       var token = new URLSearchParams(location.search).get('bridgeToken') || sessionStorage.getItem('spyglass.bridgeToken');
       if (!token) return;
       kind = 'http';
+      // Each reply is read and parsed as soon as it arrives (while the page waits for its modules),
+      // into { status, statusText, json } with `json` undefined when the body was not JSON.
       var send = function (c) {
-        return fetch('/ipc/' + c, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + token }, body: '{}' });
+        return fetch('/ipc/' + c, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + token }, body: '{}' }).then(function (res) {
+          var reply = function (json) {
+            return { status: res.status, statusText: res.statusText, json: json };
+          };
+          return res.json().then(reply, function () {
+            return reply(undefined);
+          });
+        });
       };
       channels.forEach(function (c) {
         calls[c] = send(c);

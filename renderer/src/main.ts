@@ -3,17 +3,26 @@ import './boot';
 import { createApp } from 'vue';
 import { createPinia } from 'pinia';
 import App from './App.vue';
-import { dropEarlyCalls } from './api/early';
+import { dropEarlyCalls, hasEarly } from './api/early';
 import { createAppRouter } from './router';
+import { useWatchStore } from './stores/watch';
 
 const app = createApp(App);
-app.use(createPinia());
+const pinia = createPinia();
+app.use(pinia);
+// The balances overview is on its way (early.ts): the store takes it now, so that Balances, when the
+// app opens on it, is rendered with its rows at once rather than first as "Loading…".
+const watch = useWatchStore(pinia);
+if (hasEarly('watch:overview')) void watch.loadAtStart();
 const router = createAppRouter();
 app.use(router);
 app.mount('#app');
 // The first screen has taken what it needed once its view has mounted (the task after the first
 // navigation); a reply nobody took is not kept for later.
-void router.isReady().then(
-  () => setTimeout(dropEarlyCalls, 0),
-  () => setTimeout(dropEarlyCalls, 0),
-);
+const startDone = (): void => {
+  setTimeout(() => {
+    dropEarlyCalls();
+    watch.startDone();
+  }, 0);
+};
+void router.isReady().then(startDone, startDone);

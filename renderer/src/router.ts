@@ -63,7 +63,7 @@ export function createAppRouter(): Router {
     if (state === 'connected') return true;
     if (state === undefined || state === 'none') return false;
     const watch = useWatchStore();
-    if (!watch.loaded) await watch.load();
+    if (!watch.loaded) await watch.load({ join: true });
     return watch.snapshot !== null;
   }
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../../renderer/src/api/client';
-import { dropEarlyCalls, mayOpenOnBalances, startEarlyCalls } from '../../renderer/src/api/early';
+import { dropEarlyCalls, mayOpenOnBalances, startEarlyCalls, type PageReply } from '../../renderer/src/api/early';
 import * as api from '../../renderer/src/api/spyglass';
 import { fakeApi, type FakeApi } from './fake-api';
 
@@ -43,20 +43,20 @@ describe('early calls', () => {
   });
 
   it('takes over the calls public/early.js sent: preload results, or bridge responses through the bridge checks', async () => {
-    const json = (body: unknown, status = 200): Promise<Response> => Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
+    const json = (body: unknown, status = 200): Promise<PageReply> => Promise.resolve({ status, statusText: '', json: body });
     startEarlyCalls('#/balances', {
       kind: 'http',
       calls: {
         'connection:status': json({ ok: true, value: { state: 'none' } }),
         'profiles:list': json({ ok: false, error: { code: 'internal', message: 'from main' } }),
-        'keychain:status': json({ nope: 1 }),
+        'keychain:status': Promise.resolve({ status: 200, statusText: 'OK', json: undefined }),
         'watch:overview': json({}, 401),
       },
     });
     expect(fake.calls).toEqual([]); // nothing asked again
     expect(await api.connectionStatus()).toEqual({ state: 'none' });
     await expect(api.listProfiles()).rejects.toThrow('from main');
-    await expect(api.keychainStatus()).rejects.toThrow('not a Spyglass result');
+    await expect(api.keychainStatus()).rejects.toThrow('the reply was not JSON');
     await expect(api.watchOverview()).rejects.toThrow('HTTP 401');
     dropEarlyCalls();
 

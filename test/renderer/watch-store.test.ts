@@ -468,6 +468,24 @@ describe('useWatchStore actions and events', () => {
     expect(useWatchStore().sort).toEqual({ key: 'balance', dir: 'desc' });
   });
 
+  it('the overview loaded as the app starts is the first Balances screen\'s; later screens ask again', async () => {
+    api.handle('watch:overview', overview([row({ address: 'bcrt1qa' })]));
+    const watch = useWatchStore();
+    const count = () => api.calls.filter((c) => c.channel === 'watch:overview').length;
+    const start = watch.loadAtStart();
+    expect(await watch.shown()).toBe(true); // joins the start load
+    await start;
+    expect(count()).toBe(1);
+    await watch.shown();
+    expect(count()).toBe(2);
+    // Not taken before the first screen was up: a later screen asks again.
+    const again = watch.loadAtStart();
+    await again;
+    watch.startDone();
+    await watch.shown();
+    expect(count()).toBe(4);
+  });
+
   it('a failed overview load keeps what was shown', async () => {
     api.handle('watch:overview', overview([row({ address: 'bcrt1qa' })]));
     const watch = useWatchStore();

@@ -66,8 +66,8 @@ function isIpcResult(v: unknown): v is IpcResult<unknown> {
  * The IpcResult of one bridge request (its fetch, as sent): the bridge's own reply, or an `internal`
  * error saying why there is none. Also takes the replies of the calls public/early.js sent.
  */
-export async function bridgeResult<T>(response: Promise<Response>): Promise<IpcResult<T>> {
-  let res: Response;
+export async function bridgeResult<T>(response: Promise<Pick<Response, 'status' | 'statusText' | 'json'>>): Promise<IpcResult<T>> {
+  let res: Pick<Response, 'status' | 'statusText' | 'json'>;
   try {
     res = await response;
   } catch (e) {

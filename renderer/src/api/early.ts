@@ -18,10 +18,17 @@ export function mayOpenOnBalances(hash: string): boolean {
   return path === '' || path === '/' || path === '/balances';
 }
 
-/** What public/early.js leaves on the window: the preload's invoke results, or the bridge's fetch responses. */
+/** A bridge reply as public/early.js read it: the status, and the parsed body (undefined when it was not JSON). */
+export interface PageReply {
+  status: number;
+  statusText: string;
+  json: unknown;
+}
+
+/** What public/early.js leaves on the window: the preload's invoke results, or the bridge's replies. */
 export type PageEarlyCalls =
   | { kind: 'ipc'; calls: Partial<Record<Channel, Promise<IpcResult<unknown>>>> }
-  | { kind: 'http'; calls: Partial<Record<Channel, Promise<Response>>> };
+  | { kind: 'http'; calls: Partial<Record<Channel, Promise<PageReply>>> };
 
 declare global {
   interface Window {
@@ -39,7 +46,12 @@ function fromPage<C extends EarlyChannel>(page: PageEarlyCalls | undefined, chan
   const sent = page?.calls[channel];
   if (page === undefined || sent === undefined) return null;
   if (page.kind === 'ipc') return unwrap(sent as Promise<IpcResult<Reply<C>>>);
-  return unwrap(bridgeResult<Reply<C>>(sent as Promise<Response>));
+  const response = (sent as Promise<PageReply>).then((r) => ({
+    status: r.status,
+    statusText: r.statusText,
+    json: () => (r.json === undefined ? Promise.reject(new Error('not JSON')) : Promise.resolve(r.json)),
+  }));
+  return unwrap(bridgeResult<Reply<C>>(response));
 }
 
 /**
@@ -52,6 +64,11 @@ export function startEarlyCalls(hash: string, page: PageEarlyCalls | undefined =
   const channels: EarlyChannel[] = ['connection:status', 'profiles:list', 'keychain:status'];
   if (mayOpenOnBalances(hash)) channels.push('watch:overview');
   for (const c of channels) keep(c, fromPage(page, c) ?? call(c, {} as Request<typeof c>)); // these channels take no arguments
+}
+
+/** Whether the early call of `channel` is there to be taken. */
+export function hasEarly(channel: EarlyChannel): boolean {
+  return early.has(channel);
 }
 
 /** The early call of `channel`, at most once; null when there is none. */

@@ -354,8 +354,17 @@ export const useWatchStore = defineStore('watch', () => {
     lastFilter = { base, hidden, text, out };
     return out;
   });
-  /** Of every row, hidden ones included. */
-  const allTotals = computed(() => totalsOf(rows.value));
+  /** The rows as the last overview sent them (replaced by a label edit, hide or remove). */
+  let overviewRows: BalanceRow[] | null = null;
+  /** Of every row, hidden ones included: main's totals when they are those (no row hidden or changed since). */
+  const allTotals = computed((): Totals => {
+    const all = rows.value;
+    const o = overview.value;
+    if (o !== null && all === overviewRows && o.totals.addresses === all.length) {
+      return { rows: all.length, received: BigInt(o.totals.receivedSats), balance: BigInt(o.totals.balanceSats), utxos: o.totals.utxoCount };
+    }
+    return totalsOf(all);
+  });
   /** Of the rows shown (every row when none is filtered out or hidden: no second pass then). */
   const totals = computed(() => (visible.value.length === rows.value.length ? allTotals.value : totalsOf(visible.value)));
   const hiddenCount = computed(() => rows.value.reduce((n, r) => n + (r.hidden ? 1 : 0), 0));
@@ -373,6 +382,7 @@ export const useWatchStore = defineStore('watch', () => {
   function setOverview(o: WatchOverview): void {
     overview.value = o;
     const list = prepareColumns(o.balances);
+    overviewRows = list;
     rows.value = list;
     // The search keys are made when the page is idle after the rows are shown, not before.
     idle(() => {
@@ -401,10 +411,14 @@ export const useWatchStore = defineStore('watch', () => {
 
   let inflight: Promise<boolean> | null = null;
   let again = false;
-  /** Loads the overview; calls during a load make one more load after it (events come in bursts). */
-  function load(): Promise<boolean> {
+  /**
+   * Loads the overview; calls during a load make one more load after it (events come in bursts).
+   * `join`: a load already under way will do (a screen showing up wants the current overview, not a
+   * second one right after it).
+   */
+  function load(opts: { join?: boolean } = {}): Promise<boolean> {
     if (inflight !== null) {
-      again = true;
+      if (opts.join !== true) again = true;
       return inflight;
     }
     inflight = (async () => {
@@ -418,6 +432,27 @@ export const useWatchStore = defineStore('watch', () => {
       inflight = null;
     });
     return inflight;
+  }
+
+  /** The load the app started with, until the first screen showing the balances has taken it. */
+  let startLoad: Promise<boolean> | null = null;
+
+  /** Loads the overview as the app starts (the first Balances screen then shows it instead of asking again). */
+  function loadAtStart(): Promise<boolean> {
+    startLoad = load();
+    return startLoad;
+  }
+
+  /** The first screen is up: a later Balances screen asks for a current overview. */
+  function startDone(): void {
+    startLoad = null;
+  }
+
+  /** A screen showing the balances appeared: the overview the app started with, else a current one. */
+  function shown(): Promise<boolean> {
+    const p = startLoad;
+    startLoad = null;
+    return p ?? load({ join: true });
   }
 
   async function refresh(): Promise<RefreshSummaryView | null> {
@@ -565,7 +600,7 @@ export const useWatchStore = defineStore('watch', () => {
     sort, filterInput, filter, showHidden, unit,
     refreshing, cancelling, progress, refreshError, lastSummary, notice, actionError, viewState,
     snapshot, offline, lastFailure, sorted, visible, totals, allTotals, hiddenCount, callError,
-    load, refresh, cancel, setLabel, hide, remove, add, exportCsv, setSort, setFilter, setUnit, toggleUnit,
+    load, loadAtStart, startDone, shown, refresh, cancel, setLabel, hide, remove, add, exportCsv, setSort, setFilter, setUnit, toggleUnit,
   };
 });
 
