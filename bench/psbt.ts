@@ -2,7 +2,8 @@
  * PSBT decoding speed: Spyglass decodePsbt (base64 → Core's decodepsbt result, serialized with
  * writeJson) against @scure/btc-signer's Transaction.fromPSBT (naive baseline: base64 → typed
  * PSBT, no JSON), best of 5, on the two large Core-made PSBTs in fixtures/perf.
- * Real Bitcoin Core v30 decodepsbt round trips: 23.5 ms and 2,007 ms (fixtures/perf/README.md).
+ * Real Bitcoin Core v30 decodepsbt round trips: 23.5 ms and 2,007 ms (fixtures/perf/README.md); the
+ * devnet's own decodepsbt round trip (JSON-RPC over loopback HTTP) is timed in the same run.
  *
  * Warm-up (not counted): 5 runs per row for the small taproot PSBT, whose ~10 ms runs otherwise
  * still measure V8 tiering up (runs 2–6 of a fresh process vary 10–40 ms on a shared 2-core
@@ -13,6 +14,7 @@
  * Run alone: npx tsx bench/psbt.ts   (or as the `psbt` group of npm run bench)
  */
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +23,7 @@ import { base64 } from '@scure/base';
 import { decodePsbt, decodePsbtJson } from '../shared/bitcoin/psbt';
 import { REGTEST } from '../shared/bitcoin/networks';
 import { writeJson } from '../shared/json';
+import { startDevnet, type Devnet } from '../devnet/index';
 import { printTable, type Row } from './table';
 
 const PERF = join(fileURLToPath(import.meta.url), '..', '..', '..', 'shared', 'fixtures', 'perf');
@@ -38,7 +41,58 @@ function bestOf(n: number, f: () => void, warmups: number): number {
   return best;
 }
 
+async function bestOfAsync(n: number, f: () => Promise<void>, warmups: number): Promise<number> {
+  for (let i = 0; i < warmups; i++) await f();
+  let best = Infinity;
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await f();
+    best = Math.min(best, performance.now() - t);
+  }
+  return best;
+}
+
+/**
+ * One `decodepsbt` JSON-RPC call to the devnet over loopback HTTP on a new connection (as bitcoin-cli
+ * does; a kept-alive socket could have been closed by the server while the synchronous rows ran), the
+ * reply read in full and checked.
+ */
+function devnetDecode(devnet: Devnet, psbt: string): Promise<number> {
+  const body = `{"jsonrpc":"1.0","id":"bench","method":"decodepsbt","params":[${JSON.stringify(psbt)}]}`;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      devnet.rpcUrl,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'Content-Type': 'text/plain', Authorization: `Basic ${Buffer.from(`${devnet.auth.user}:${devnet.auth.password}`).toString('base64')}` },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200 || !text.startsWith('{"result":{"tx":')) reject(new Error(`devnet decodepsbt: HTTP ${res.statusCode} ${text.slice(0, 200)}`));
+          else resolve(text.length);
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 export async function benchPsbt(): Promise<Row[]> {
+  const devnet = await startDevnet({ scenario: 'empty' });
+  try {
+    return await benchPsbtWith(devnet);
+  } finally {
+    await devnet.close();
+  }
+}
+
+async function benchPsbtWith(devnet: Devnet): Promise<Row[]> {
   const files = [
     {
       name: 'taproot',
@@ -83,6 +137,10 @@ export async function benchPsbt(): Promise<Row[]> {
     const baseline = bestOf(5, () => {
       Transaction.fromPSBT(base64.decode(f.text), { allowUnknownOutputs: true, allowUnknownInputs: true, disableScriptCheck: true });
     }, f.warmups);
+    let replyLen = 0;
+    const roundTrip = await bestOfAsync(5, async () => {
+      replyLen = await devnetDecode(devnet, f.text);
+    }, f.warmups);
     const core = CORE_MS[f.name]!;
     const vsCore = (ms: number): string => `Core ${core} ms (ours/Core ${(ms / core).toFixed(2)}×)`;
     const unit = `ms (best of 5, ${f.warmups} warm-up run${f.warmups === 1 ? '' : 's'})`;
@@ -110,6 +168,14 @@ export async function benchPsbt(): Promise<Row[]> {
         baseline,
         lowerIsBetter: true,
         note: `Transaction.fromPSBT; ${vsCore(objectsJson)}`,
+      },
+      {
+        name: `${f.label}: devnet decodepsbt round trip (JSON-RPC over loopback HTTP)`,
+        unit,
+        ours: roundTrip,
+        baseline,
+        lowerIsBetter: true,
+        note: `Transaction.fromPSBT; ${vsCore(roundTrip)} — the same measurement as Core's (request sent, reply read); devnet in the bench's process; reply ${(replyLen / 1e6).toFixed(1)} MB`,
       },
     );
   }

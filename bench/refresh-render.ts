@@ -5,7 +5,8 @@
  *
  * - first render: navigation start → the first frame showing table rows (performance.now() in the
  *   page, read one rAF + task after the first row appears), page loads of a fresh tab, median of 5
- *   after a warm-up (the plain table: of 2); goal ≤ 300 ms;
+ *   after a warm-up (the plain table: of 2), the overview computed for each load as at app start
+ *   (a write from another connection empties its cache first); goal ≤ 300 ms;
  * - filter keystroke: the keydown's timeStamp → the rendering after the row set changed (a
  *   MutationObserver on the rows, then one task after that frame's rendering), one character typed
  *   into the filter box, median over several keystrokes; goal ≤ 50 ms.
@@ -17,6 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import type { Row } from './table';
 
@@ -189,11 +191,19 @@ export async function benchRender(opts: { dataDir: string; rows: number; log(m: 
       page: Page;
     }
     /** A warm-up and `n` measured page loads, one tab at a time; returns the last tab still open. */
-    const loads = async (url: string, selector: string, dataPath: string, n: number, countCheck: (page: Page) => Promise<number>): Promise<Loads> => {
+    const loads = async (
+      url: string,
+      selector: string,
+      dataPath: string,
+      n: number,
+      countCheck: (page: Page) => Promise<number>,
+      before: () => void = () => undefined,
+    ): Promise<Loads> => {
       const runs: Array<{ ms: number; dcl: number; dataEnd: number }> = [];
       let last: Page | null = null;
       for (let i = 0; i <= n; i++) {
         await last?.close();
+        before();
         const r = await load(url, selector, dataPath);
         runs.push(r);
         last = r.page;
@@ -225,7 +235,23 @@ export async function benchRender(opts: { dataDir: string; rows: number; log(m: 
 
     // --- ours: first render, in-app navigation back to Balances, filter
     const appUrl = `${web.bridge.pageUrl}#/balances`;
-    const ours = await loads(appUrl, '[data-testid="balances-row"]', '/ipc/watch:overview', LOADS, async (p) => Number(await p.getAttribute('[data-testid="balances-table"]', 'data-rows')));
+    const countRows = async (page: Page): Promise<number> => Number(await page.getAttribute('[data-testid="balances-table"]', 'data-rows'));
+    // As at app start: the main process computes the overview for this load (its cache of the last
+    // result is emptied by a write from another connection, which PRAGMA data_version reports).
+    const toucher = new BetterSqlite3(join(opts.dataDir, 'spyglass.sqlite'));
+    toucher.exec('CREATE TABLE IF NOT EXISTS bench_touch (n INTEGER)');
+    const touch = (): void => void toucher.prepare('INSERT INTO bench_touch VALUES (1)').run();
+    let ours: Loads;
+    let cached: Loads;
+    try {
+      ours = await loads(appUrl, '[data-testid="balances-row"]', '/ipc/watch:overview', LOADS, countRows, touch);
+      await ours.page.close();
+      // The same page loads when the overview is asked again with the database unchanged (its cached result).
+      cached = await loads(appUrl, '[data-testid="balances-row"]', '/ipc/watch:overview', LOADS, countRows);
+      ours = { ...ours, page: cached.page };
+    } finally {
+      toucher.close();
+    }
     const p = ours.page;
     const offline = (await p.locator('[data-testid="offline-banner"]').count()) > 0;
     const domRows = await p.locator('[data-testid="balances-row"]').count();
@@ -266,7 +292,8 @@ export async function benchRender(opts: { dataDir: string; rows: number; log(m: 
         baseline: naive.median,
         lowerIsBetter: true,
         note:
-          `${ours.median <= 300 ? 'met' : 'NOT MET'}; median of ${LOADS} page loads of a fresh tab after a warm-up (first load: ${ms(ours.first)}), ${offline ? 'offline on the snapshot, ' : ''}` +
+          `${ours.median <= 300 ? 'met' : 'NOT MET'}; median of ${LOADS} page loads of a fresh tab after a warm-up (first load: ${ms(ours.first)}), the overview computed for each load as at app start ` +
+          `(asked again with the database unchanged, its cached result: ${ms(cached.median)}, reply complete ${ms(cached.dataEnd)}), ${offline ? 'offline on the snapshot, ' : ''}` +
           `DOMContentLoaded ${ms(ours.dcl)}, watch:overview reply (${(overviewJson.length / 1024 / 1024).toFixed(1)} MB) complete ${ms(ours.dataEnd)}, rows painted ${ms(ours.median - ours.dataEnd)} after it; ` +
           `${domRows} row elements in the DOM (virtualized); in-app Settings → Balances ${ms(inApp)}; ` +
           `baseline = the same JSON into a plain <table> of ${opts.rows.toLocaleString('en')} <tr>, median of ${NAIVE_LOADS} (data ${ms(naive.dataEnd)}, painted ${ms(naive.median - naive.dataEnd)} after it); ${version}`,
