@@ -132,7 +132,7 @@ export function decodeBase58Check(str: string, maxRetLen: number): Uint8Array | 
 
 export type Bech32Encoding = 'bech32' | 'bech32m';
 
-const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+export const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const CHARSET_REV = new Int8Array(128).fill(-1);
 for (let i = 0; i < 32; i++) {
   CHARSET_REV[CHARSET.charCodeAt(i)] = i;
@@ -140,14 +140,15 @@ for (let i = 0; i < 32; i++) {
 }
 const CHECKSUM_SIZE = 6;
 const BECH32_CHAR_LIMIT = 90;
-const BECH32_CONST = 1;
-const BECH32M_CONST = 0x2bc830a3;
+export const BECH32_CONST = 1;
+export const BECH32M_CONST = 0x2bc830a3;
 
 function encodingConstant(e: Bech32Encoding): number {
   return e === 'bech32' ? BECH32_CONST : BECH32M_CONST;
 }
 
-function polyModStep(c: number, v: number): number {
+/** One step of the BIP173 checksum (PolyMod) over a 5-bit value. */
+export function polyModStep(c: number, v: number): number {
   const c0 = c >>> 25;
   c = ((c & 0x1ffffff) << 5) ^ v;
   if (c0 & 1) c ^= 0x3b6a57b2;

@@ -4,28 +4,13 @@
 // checksum pass: ~0.3 µs instead of a full decode (~5 µs, and up to five of them when no network is
 // known offline). Everything else — base58, other versions and lengths, uppercase, anything invalid —
 // goes through the full Core-faithful decode, so the answer is always the one decodeDestination gives.
-import { decodeDestination } from '../../../shared/bitcoin/address';
+import { BECH32_CONST, BECH32M_CONST, CHARSET, decodeDestination, polyModStep as polymodStep } from '../../../shared/bitcoin/address';
 import { typeName } from '../../../shared/bitcoin/psbt-review';
 import { solver } from '../../../shared/bitcoin/script';
 import { NETWORKS, type Network } from '../../../shared/bitcoin/networks';
 
-const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < CHARSET.length; i++) VALUE[CHARSET.charCodeAt(i)] = i;
-
-const BECH32_CONST = 1;
-const BECH32M_CONST = 0x2bc830a3;
-
-function polymodStep(chk: number, v: number): number {
-  const b = chk >>> 25;
-  chk = ((chk & 0x1ffffff) << 5) ^ v;
-  if (b & 1) chk ^= 0x3b6a57b2;
-  if (b & 2) chk ^= 0x26508e6d;
-  if (b & 4) chk ^= 0x1ea119fa;
-  if (b & 8) chk ^= 0x3d4233dd;
-  if (b & 16) chk ^= 0x2a1462b3;
-  return chk;
-}
 
 /** The checksum state after the expanded human-readable part (BIP173), per prefix. */
 const hrpState = new Map<string, number>();
