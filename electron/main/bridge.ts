@@ -34,6 +34,9 @@ export interface Bridge {
   close(): Promise<void>;
 }
 
+/** A build file named by its content hash (Vite: assets/<name>-<8 characters>.js|css). */
+const HASHED_ASSET = /^assets\/[A-Za-z0-9_.-]+-[A-Za-z0-9_-]{8}\.(?:js|css)$/;
+
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -137,7 +140,11 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
     const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname).replace(/^\/+/, '');
     const file = normalize(join(opts.staticDir, rel));
     if (!file.startsWith(normalize(opts.staticDir) + sep) || !existsSync(file) || !statSync(file).isFile()) return denied(res, 404, 'Not found.');
-    res.writeHead(200, { ...baseHeaders(), 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream' });
+    // Vite's content-hashed build files never change under their name: the browser may keep them (and
+    // its compiled code for them) across page loads. Everything else — index.html, early.js, every
+    // IPC reply — stays no-store.
+    const immutable = HASHED_ASSET.test(rel) ? { 'Cache-Control': 'public, max-age=31536000, immutable' } : {};
+    res.writeHead(200, { ...baseHeaders(), ...immutable, 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream' });
     if (req.method === 'HEAD') return res.end();
     createReadStream(file).pipe(res);
   });

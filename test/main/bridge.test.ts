@@ -1,6 +1,6 @@
 // The loopback bridge's own guards, over real HTTP: loopback bind, bearer token, Host and Origin
 // checks, body cap, channel validation, static files without path traversal, and events.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,9 @@ const dispatched: { channel: string; payload: unknown }[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'spyglass-bridge-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Spyglass</title>');
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'assets', 'index-Ab3_x-9Z.js'), 'export {};');
+  writeFileSync(join(dir, 'early.js'), ';');
   bridge = await startBridge({
     dispatch: async (channel, payload) => {
       dispatched.push({ channel, payload });
@@ -100,6 +103,14 @@ describe('bridge', () => {
     expect((await request('/../../etc/passwd')).status).toBe(404);
     expect((await request('/%2e%2e/%2e%2e/etc/passwd')).status).toBe(404);
     expect((await request('/nope.js')).status).toBe(404);
+  });
+
+  it('lets the browser keep only the content-hashed build files; the page, early.js and replies stay no-store', async () => {
+    const asset = await request('/assets/index-Ab3_x-9Z.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-security-policy']).toContain("default-src 'self'");
+    for (const path of ['/', '/early.js']) expect((await request(path)).headers['cache-control'], path).toBe('no-store');
   });
 
   it('streams events only with the token', async () => {
