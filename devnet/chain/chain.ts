@@ -4,7 +4,8 @@
  * mempool. Blocks are mined in-process; the chain is the single source of truth for both the node
  * (interface A) and the index (interface B).
  */
-import type { ChainBlock, ChainTx, ChainView, OutputInfo, Spender } from './types';
+import type { ChainBlock, ChainTx, OutputInfo } from './types';
+import { bytesKey, IndexedChain, outpointKey as key, type MempoolEntry } from './indexed';
 import { concatBytes, hashToHex, hexToBytes, hexToHash, scriptNumPush, sha256d } from './encoding';
 import { COINBASE_TXID, makeChainTx, parseChainTx } from './tx';
 
@@ -72,13 +73,7 @@ function solve(h: { version: number; prev: Uint8Array; merkle: Uint8Array; time:
   throw new Error('no nonce found');
 }
 
-const key = (txid: string, vout: number): string => `${txid}:${vout}`;
 
-interface MempoolEntry {
-  tx: ChainTx;
-  fee: bigint;
-  firstSeen: number;
-}
 
 export class ChainError extends Error {
   constructor(readonly code: number, message: string) {
@@ -91,19 +86,12 @@ export interface ChainOptions {
   clock?: () => number;
 }
 
-export class Chain implements ChainView {
-  readonly blocks: ChainBlock[] = [];
-  private readonly byHash = new Map<string, ChainBlock>();
-  private readonly txLoc = new Map<string, { block: ChainBlock; index: number }>();
-  private readonly outputs = new Map<string, OutputInfo>();
-  private readonly spentBy = new Map<string, Spender[]>();
-  private readonly byScript = new Map<string, Set<string>>();
-  private readonly mempool = new Map<string, MempoolEntry>();
-  private readonly firstSeen = new Map<string, number>();
+export class Chain extends IndexedChain {
   private readonly listeners: Array<(ev: { type: 'block'; block: ChainBlock } | { type: 'tx'; tx: ChainTx }) => void> = [];
   clock: () => number;
 
   constructor(opts: ChainOptions = {}) {
+    super();
     this.clock = opts.clock ?? (() => Math.floor(Date.now() / 1000));
     const coinbase = parseChainTx(hexToBytes(GENESIS_COINBASE_HEX));
     const header = encodeHeader({
@@ -137,55 +125,8 @@ export class Chain implements ChainView {
     this.listeners.push(fn);
   }
 
-  // ---- ChainView ----
-  tipHeight(): number {
-    return this.blocks.length - 1;
-  }
   tip(): ChainBlock {
     return this.blocks[this.blocks.length - 1]!;
-  }
-  blockAt(height: number): ChainBlock | undefined {
-    return Number.isInteger(height) && height >= 0 ? this.blocks[height] : undefined;
-  }
-  blockByHash(hash: string): ChainBlock | undefined {
-    return this.byHash.get(hash.toLowerCase());
-  }
-  findTx(txid: string): { tx: ChainTx; block: ChainBlock | null; index: number | null; firstSeen: number } | undefined {
-    const loc = this.txLoc.get(txid);
-    if (loc) return { tx: loc.block.txs[loc.index]!, block: loc.block, index: loc.index, firstSeen: this.firstSeen.get(txid) ?? loc.block.time };
-    const m = this.mempool.get(txid);
-    if (m) return { tx: m.tx, block: null, index: null, firstSeen: m.firstSeen };
-    return undefined;
-  }
-  output(txid: string, vout: number): OutputInfo | undefined {
-    return this.outputs.get(key(txid, vout));
-  }
-  spenders(txid: string, vout: number): readonly Spender[] {
-    const list = this.spentBy.get(key(txid, vout)) ?? [];
-    return [...list.filter((s) => !s.confirmed), ...list.filter((s) => s.confirmed)];
-  }
-  unspentForScript(script: Uint8Array): readonly OutputInfo[] {
-    const keys = this.byScript.get(bytesKey(script));
-    if (!keys) return [];
-    const out: OutputInfo[] = [];
-    for (const k of keys) {
-      const o = this.outputs.get(k)!;
-      if (o.height === null) continue;
-      if ((this.spentBy.get(k) ?? []).length > 0) continue;
-      out.push(o);
-    }
-    return out.sort((a, b) => a.height! - b.height! || a.txIndex! - b.txIndex! || a.vout - b.vout);
-  }
-  mempoolByFeeRate(): readonly string[] {
-    return [...this.mempool.values()]
-      .sort((a, b) => {
-        // fee/vsize descending, compared exactly with cross multiplication
-        const va = BigInt(Math.ceil(a.tx.weight / 4));
-        const vb = BigInt(Math.ceil(b.tx.weight / 4));
-        const d = b.fee * va - a.fee * vb;
-        return d > 0n ? 1 : d < 0n ? -1 : a.tx.txid < b.tx.txid ? -1 : 1;
-      })
-      .map((e) => e.tx.txid);
   }
 
   // ---- extra queries for the node ----
@@ -195,9 +136,6 @@ export class Chain implements ChainView {
   }
   mempoolTxs(): ChainTx[] {
     return [...this.mempool.values()].map((e) => e.tx);
-  }
-  inMempool(txid: string): boolean {
-    return this.mempool.has(txid);
   }
   mempoolFee(txid: string): bigint | undefined {
     return this.mempool.get(txid)?.fee;
@@ -342,35 +280,9 @@ export class Chain implements ChainView {
     this.blocks.push(block);
     this.byHash.set(block.hash, block);
     block.txs.forEach((tx, index) => {
-      this.txLoc.set(tx.txid, { block, index });
       if (!this.firstSeen.has(tx.txid)) this.firstSeen.set(tx.txid, block.time);
-      this.indexOutputs(tx, block.height, index);
-      if (!tx.coinbase) {
-        tx.vin.forEach((i, n) => {
-          const k = key(i.txid, i.vout);
-          const list = (this.spentBy.get(k) ?? []).filter((s) => s.txid !== tx.txid);
-          list.push({ txid: tx.txid, vin: n, confirmed: true });
-          this.spentBy.set(k, list);
-        });
-      }
+      this.indexBlockTx(block, tx, index);
     });
-  }
-
-  private indexOutputs(tx: ChainTx, height: number | null, txIndex: number | null): void {
-    tx.vout.forEach((o, vout) => {
-      const k = key(tx.txid, vout);
-      this.outputs.set(k, { txid: tx.txid, vout, value: o.value, script: o.script, height, txIndex, coinbase: tx.coinbase });
-      const sk = bytesKey(o.script);
-      let set = this.byScript.get(sk);
-      if (!set) this.byScript.set(sk, (set = new Set()));
-      set.add(k);
-    });
-  }
-
-  private addSpender(k: string, s: Spender): void {
-    const list = this.spentBy.get(k) ?? [];
-    list.push(s);
-    this.spentBy.set(k, list);
   }
 }
 
@@ -381,11 +293,6 @@ function blockSizes(txs: ChainTx[]): { size: number; strippedSize: number; weigh
   return { size, strippedSize, weight: strippedSize * 3 + size };
 }
 
-function bytesKey(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
-  return s;
-}
 
 function fmt(sats: bigint): string {
   return `${sats / 100_000_000n}.${(sats % 100_000_000n).toString().padStart(8, '0')}`;

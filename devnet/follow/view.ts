@@ -9,15 +9,9 @@
  */
 import { ByteReader, hexReversed, readTx, sha256d, type ParsedTx } from '../../shared/bitcoin/tx';
 import { COINBASE_TXID } from '../chain/tx';
-import type { ChainBlock, ChainTx, ChainView, OutputInfo, Spender } from '../chain/types';
+import type { ChainBlock, ChainTx } from '../chain/types';
+import { bytesKey, IndexedChain, outpointKey as key } from '../chain/indexed';
 
-const key = (txid: string, vout: number): string => `${txid}:${vout}`;
-
-function bytesKey(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
-  return s;
-}
 
 /** A ChainTx over `raw` (the exact serialization, a view into the caller's buffer). */
 export function chainTxOf(p: ParsedTx, raw: Uint8Array): ChainTx {
@@ -106,77 +100,13 @@ export function parseBlock(raw: Uint8Array, height: number, previousTimes: reado
   };
 }
 
-interface MempoolEntry {
-  tx: ChainTx;
-  fee: bigint;
-  firstSeen: number;
-}
 
-export class FollowView implements ChainView {
-  private readonly blocks: ChainBlock[] = [];
-  private readonly byHash = new Map<string, ChainBlock>();
-  private readonly txLoc = new Map<string, { block: ChainBlock; index: number }>();
-  private readonly outputs = new Map<string, OutputInfo>();
-  private readonly spentBy = new Map<string, Spender[]>();
-  private readonly byScript = new Map<string, Set<string>>();
-  private readonly mempool = new Map<string, MempoolEntry>();
-  /** When transactions were first seen in the node's mempool (kept once they confirm). */
-  private readonly firstSeen = new Map<string, number>();
-
-  // ---- ChainView ----
-  tipHeight(): number {
-    return this.blocks.length - 1;
-  }
+export class FollowView extends IndexedChain {
   tip(): ChainBlock | undefined {
     return this.blocks[this.blocks.length - 1];
   }
-  blockAt(height: number): ChainBlock | undefined {
-    return Number.isInteger(height) && height >= 0 ? this.blocks[height] : undefined;
-  }
-  blockByHash(hash: string): ChainBlock | undefined {
-    return this.byHash.get(hash.toLowerCase());
-  }
-  findTx(txid: string): { tx: ChainTx; block: ChainBlock | null; index: number | null; firstSeen: number } | undefined {
-    const loc = this.txLoc.get(txid);
-    if (loc) return { tx: loc.block.txs[loc.index]!, block: loc.block, index: loc.index, firstSeen: this.firstSeen.get(txid) ?? loc.block.time };
-    const m = this.mempool.get(txid);
-    if (m) return { tx: m.tx, block: null, index: null, firstSeen: m.firstSeen };
-    return undefined;
-  }
-  output(txid: string, vout: number): OutputInfo | undefined {
-    return this.outputs.get(key(txid, vout));
-  }
-  spenders(txid: string, vout: number): readonly Spender[] {
-    const list = this.spentBy.get(key(txid, vout)) ?? [];
-    return [...list.filter((s) => !s.confirmed), ...list.filter((s) => s.confirmed)];
-  }
-  unspentForScript(script: Uint8Array): readonly OutputInfo[] {
-    const keys = this.byScript.get(bytesKey(script));
-    if (!keys) return [];
-    const out: OutputInfo[] = [];
-    for (const k of keys) {
-      const o = this.outputs.get(k)!;
-      if (o.height === null) continue;
-      if ((this.spentBy.get(k) ?? []).length > 0) continue;
-      out.push(o);
-    }
-    return out.sort((a, b) => a.height! - b.height! || a.txIndex! - b.txIndex! || a.vout - b.vout);
-  }
-  mempoolByFeeRate(): readonly string[] {
-    return [...this.mempool.values()]
-      .sort((a, b) => {
-        const va = BigInt(Math.ceil(a.tx.weight / 4));
-        const vb = BigInt(Math.ceil(b.tx.weight / 4));
-        const d = b.fee * va - a.fee * vb;
-        return d > 0n ? 1 : d < 0n ? -1 : a.tx.txid < b.tx.txid ? -1 : 1;
-      })
-      .map((e) => e.tx.txid);
-  }
 
   // ---- queries for the follower ----
-  inMempool(txid: string): boolean {
-    return this.mempool.has(txid);
-  }
   isConfirmed(txid: string): boolean {
     return this.txLoc.has(txid);
   }
@@ -217,16 +147,7 @@ export class FollowView implements ChainView {
     this.byHash.set(block.hash, block);
     block.txs.forEach((tx, index) => {
       this.mempool.delete(tx.txid);
-      this.txLoc.set(tx.txid, { block, index });
-      this.indexOutputs(tx, block.height, index);
-      if (!tx.coinbase) {
-        tx.vin.forEach((i, n) => {
-          const k = key(i.txid, i.vout);
-          const list = (this.spentBy.get(k) ?? []).filter((s) => s.txid !== tx.txid);
-          list.push({ txid: tx.txid, vin: n, confirmed: true });
-          this.spentBy.set(k, list);
-        });
-      }
+      this.indexBlockTx(block, tx, index);
     });
   }
 
@@ -282,12 +203,7 @@ export class FollowView implements ChainView {
     this.mempool.set(tx.txid, { tx, fee, firstSeen: seen });
     this.firstSeen.set(tx.txid, seen);
     this.indexOutputs(tx, null, null);
-    tx.vin.forEach((i, n) => {
-      const k = key(i.txid, i.vout);
-      const list = this.spentBy.get(k) ?? [];
-      list.push({ txid: tx.txid, vin: n, confirmed: false });
-      this.spentBy.set(k, list);
-    });
+    tx.vin.forEach((i, n) => this.addSpender(key(i.txid, i.vout), { txid: tx.txid, vin: n, confirmed: false }));
     return true;
   }
 
@@ -302,17 +218,6 @@ export class FollowView implements ChainView {
     for (const i of e.tx.vin) this.dropSpender(key(i.txid, i.vout), txid);
     this.dropOutputs(e.tx);
     if (forget) this.firstSeen.delete(txid);
-  }
-
-  private indexOutputs(tx: ChainTx, height: number | null, txIndex: number | null): void {
-    tx.vout.forEach((o, vout) => {
-      const k = key(tx.txid, vout);
-      this.outputs.set(k, { txid: tx.txid, vout, value: o.value, script: o.script, height, txIndex, coinbase: tx.coinbase });
-      const sk = bytesKey(o.script);
-      let set = this.byScript.get(sk);
-      if (!set) this.byScript.set(sk, (set = new Set()));
-      set.add(k);
-    });
   }
 
   private dropOutputs(tx: ChainTx): void {
