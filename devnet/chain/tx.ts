@@ -1,5 +1,5 @@
 /** The devnet's transactions: shared/bitcoin's Core-exact (de)serializer, frozen into ChainTx. */
-import { parseTx, serializeTx } from '../../shared/bitcoin/tx';
+import { parseTx, serializeTx, type ParsedTx } from '../../shared/bitcoin/tx';
 import type { ChainTx, ChainTxIn, ChainTxOut } from './types';
 
 export const COINBASE_TXID = '0'.repeat(64);
@@ -27,7 +27,11 @@ export function makeChainTx(parts: TxParts): ChainTx {
 
 /** Parses a serialized transaction into a ChainTx (throws shared/bitcoin's StreamError on bad data). */
 export function parseChainTx(raw: Uint8Array): ChainTx {
-  const p = parseTx(raw, { allowWitness: true });
+  return chainTxOf(parseTx(raw, { allowWitness: true }), raw);
+}
+
+/** A ChainTx from a parsed transaction and its exact serialization `raw` (kept as given, e.g. a view into a block's bytes). */
+export function chainTxOf(p: ParsedTx, raw: Uint8Array): ChainTx {
   const vin = p.vin.map((i) => ({ txid: i.prevTxid, vout: i.vout, scriptSig: i.scriptSig, sequence: i.sequence, witness: i.witness }));
   return {
     txid: p.txid,

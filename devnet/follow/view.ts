@@ -7,30 +7,13 @@
  * transactions (each transaction's bytes are a view into its block's bytes), every output with its
  * spenders, outputs by script, and the mempool.
  */
-import { ByteReader, hexReversed, readTx, sha256d, type ParsedTx } from '../../shared/bitcoin/tx';
-import { COINBASE_TXID } from '../chain/tx';
+import { ByteReader, hexReversed, readTx, sha256d } from '../../shared/bitcoin/tx';
+import { chainTxOf } from '../chain/tx';
+import { merkleRoot as merkleRootOfHashes } from '../chain/chain';
+import { hashToHex, hexToHash } from '../chain/encoding';
 import type { ChainBlock, ChainTx } from '../chain/types';
 import { bytesKey, IndexedChain, outpointKey as key } from '../chain/indexed';
 
-
-/** A ChainTx over `raw` (the exact serialization, a view into the caller's buffer). */
-export function chainTxOf(p: ParsedTx, raw: Uint8Array): ChainTx {
-  const vin = p.vin.map((i) => ({ txid: i.prevTxid, vout: i.vout, scriptSig: i.scriptSig, sequence: i.sequence, witness: i.witness }));
-  return {
-    txid: p.txid,
-    wtxid: p.wtxid,
-    version: p.version,
-    locktime: p.locktime,
-    vin,
-    vout: p.vout,
-    raw,
-    size: p.size,
-    strippedSize: p.strippedSize,
-    weight: p.weight,
-    segwit: p.hasWitness,
-    coinbase: vin.length === 1 && vin[0]!.txid === COINBASE_TXID && vin[0]!.vout === 0xffffffff,
-  };
-}
 
 /** Parses one serialized transaction (exactly the bytes given). */
 export function parseRawTx(raw: Uint8Array): ChainTx {
@@ -41,21 +24,7 @@ export function parseRawTx(raw: Uint8Array): ChainTx {
 }
 
 function merkleRootOf(txs: readonly ChainTx[]): string {
-  let level: Uint8Array[] = txs.map((t) => Uint8Array.from(Buffer.from(t.txid, 'hex')).reverse());
-  if (level.length === 0) return '0'.repeat(64);
-  while (level.length > 1) {
-    const next: Uint8Array[] = [];
-    for (let i = 0; i < level.length; i += 2) {
-      const a = level[i]!;
-      const b = level[i + 1] ?? a;
-      const both = new Uint8Array(64);
-      both.set(a, 0);
-      both.set(b, 32);
-      next.push(sha256d(both));
-    }
-    level = next;
-  }
-  return hexReversed(level[0]!);
+  return hashToHex(merkleRootOfHashes(txs.map((t) => hexToHash(t.txid))));
 }
 
 /**
