@@ -517,76 +517,58 @@ export class RefreshEngine {
       // ---- 5. write
       endStep('write');
       progress('write', 0, 1, true);
-      if (prev !== null && infos.length === 0 && this.#unchanged(prev.id, prev.status, plan, received, prevReceived, prevFetch)) {
+      let snapshotId: number;
+      let diff: DiffSummary;
+      let failures = 0;
+      let utxosFetched = 0;
+      const unchanged = prev !== null && infos.length === 0 && this.#unchanged(prev.id, prev.status, plan, received, prevReceived, prevFetch);
+      if (unchanged) {
         // Nothing changed: the latest snapshot records the check (time, tips, confirmations) in place.
-        this.#store.touchSnapshot(profileId, prev.id, { takenAt, node: nodeTip, index: indexTip, received, walletState });
+        snapshotId = prev.id;
+        this.#store.touchSnapshot(profileId, snapshotId, { takenAt, node: nodeTip, index: indexTip, received, walletState });
         progress('write', 1, 1, true);
-        endStep('write');
-        timings.total = Math.round(performance.now() - t0);
-        const result: RefreshResult = {
-          snapshotId: prev.id,
-          previousId: prev.id,
-          status: 'ok',
-          unchanged: true,
+        diff = { newUtxos: 0, newSats: 0n, spentUtxos: 0, spentSats: 0n, newTxids: 0 };
+      } else {
+        const addresses: SnapshotAddress[] = plan.map((p): SnapshotAddress => {
+          if (!p.fetch) return { address: p.address, source: p.source, state: 'carried' };
+          const got = lookups.get(p.address);
+          if (got === undefined || 'error' in got) return { address: p.address, source: p.source, state: 'failed', errorCode: got?.error ?? 'internal' };
+          return {
+            address: p.address,
+            source: p.source,
+            state: 'fetched',
+            utxos: got.utxos.map((u) => ({ txid: u.txId, vout: u.vOut, amountSats: u.amount, height: u.block })),
+          };
+        });
+        snapshotId = this.#store.writeSnapshot(profileId, {
           takenAt,
           node: nodeTip,
           index: indexTip,
-          counts: {
-            addresses: plan.length,
-            nodeAddresses: received.length,
-            userAddresses: userAddresses.length,
-            infosFetched: 0,
-            infoErrors,
-            utxoLookups: 0,
-            utxoFailures: 0,
-            carriedForward: plan.length,
-            utxosFetched: 0,
-          },
-          fetched: [],
-          diff: { newUtxos: 0, newSats: 0n, spentUtxos: 0, spentSats: 0n, newTxids: 0 },
-          spendCheck,
-          timings,
-        };
-        this.#log.info(`refresh: nothing changed, snapshot ${prev.id} checked at ${takenAt} (addresses=${plan.length}) in ${timings.total} ms`);
-        return result;
+          previousId: prev?.id ?? null,
+          received,
+          addresses,
+          infos,
+          walletState,
+        });
+        progress('write', 1, 1, true);
+        try {
+          this.#store.prune(profileId, this.#keep);
+        } catch (e) {
+          this.#log.warn(`refresh: pruning old snapshots failed: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        diff = this.#store.diffSummary(prev?.id ?? null, snapshotId);
+        failures = addresses.filter((a) => a.state === 'failed').length;
+        utxosFetched = addresses.reduce((n, a) => n + (a.state === 'fetched' ? a.utxos.length : 0), 0);
       }
-      const addresses: SnapshotAddress[] = plan.map((p): SnapshotAddress => {
-        if (!p.fetch) return { address: p.address, source: p.source, state: 'carried' };
-        const got = lookups.get(p.address);
-        if (got === undefined || 'error' in got) return { address: p.address, source: p.source, state: 'failed', errorCode: got?.error ?? 'internal' };
-        return {
-          address: p.address,
-          source: p.source,
-          state: 'fetched',
-          utxos: got.utxos.map((u) => ({ txid: u.txId, vout: u.vOut, amountSats: u.amount, height: u.block })),
-        };
-      });
-      const snapshotId = this.#store.writeSnapshot(profileId, {
-        takenAt,
-        node: nodeTip,
-        index: indexTip,
-        previousId: prev?.id ?? null,
-        received,
-        addresses,
-        infos,
-        walletState,
-      });
-      progress('write', 1, 1, true);
-      try {
-        this.#store.prune(profileId, this.#keep);
-      } catch (e) {
-        this.#log.warn(`refresh: pruning old snapshots failed: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      const diff = this.#store.diffSummary(prev?.id ?? null, snapshotId);
       endStep('write');
       timings.total = Math.round(performance.now() - t0);
 
-      const failures = addresses.filter((a) => a.state === 'failed').length;
+      // (When nothing changed, nothing was looked up or fetched: toFetch and infos are empty.)
       const result: RefreshResult = {
         snapshotId,
         previousId: prev?.id ?? null,
         status: failures > 0 ? 'partial' : 'ok',
-        unchanged: false,
+        unchanged,
         takenAt,
         node: nodeTip,
         index: indexTip,
@@ -599,17 +581,21 @@ export class RefreshEngine {
           utxoLookups: toFetch.length,
           utxoFailures: failures,
           carriedForward: plan.length - toFetch.length,
-          utxosFetched: addresses.reduce((n, a) => n + (a.state === 'fetched' ? a.utxos.length : 0), 0),
+          utxosFetched,
         },
         fetched: toFetch,
         diff,
         spendCheck,
         timings,
       };
-      this.#log.info(
-        `refresh: snapshot ${snapshotId} (${result.status}) addresses=${plan.length} infos=${infos.length} lookups=${toFetch.length} carried=${result.counts.carriedForward} ` +
-          `+${diff.newUtxos}/-${diff.spentUtxos} utxos in ${timings.total} ms`,
-      );
+      if (unchanged) {
+        this.#log.info(`refresh: nothing changed, snapshot ${snapshotId} checked at ${takenAt} (addresses=${plan.length}) in ${timings.total} ms`);
+      } else {
+        this.#log.info(
+          `refresh: snapshot ${snapshotId} (${result.status}) addresses=${plan.length} infos=${infos.length} lookups=${toFetch.length} carried=${result.counts.carriedForward} ` +
+            `+${diff.newUtxos}/-${diff.spentUtxos} utxos in ${timings.total} ms`,
+        );
+      }
       return result;
     } catch (e) {
       const err = signal?.aborted ? cancelled() : toAppError(e, this.#log);
