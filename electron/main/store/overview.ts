@@ -10,6 +10,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { BalanceColumns, Sats } from '../../../shared/ipc/contract';
 import type { Database } from './db';
+import { BALANCE_ROWS_FROM } from './watch';
 
 export interface OverviewRows {
   balances: BalanceColumns;
@@ -38,14 +39,7 @@ const BALANCES_SQL = `
   SELECT f.address, f.source, f.state, f.fetched_at, f.error_code, a.hidden,
          r.amount_sats, r.confirmations, json_array_length(r.txids), r.node_label,
          l.label, u.bal, u.cnt, u.maxh
-    FROM snapshot_fetched f
-    LEFT JOIN addresses a ON a.profile_id = @p AND a.address = f.address
-    LEFT JOIN snapshot_received r ON r.snapshot_id = f.snapshot_id AND r.address = f.address
-    LEFT JOIN labels l ON l.profile_id = @p AND l.type = 'addr' AND l.ref = f.address
-    LEFT JOIN (SELECT address, SUM(amount_sats) AS bal, COUNT(*) AS cnt, MAX(height) AS maxh
-                 FROM snapshot_utxos WHERE snapshot_id = @s GROUP BY address) u ON u.address = f.address
-   WHERE f.snapshot_id = @s
-   ORDER BY f.address`;
+  ${BALANCE_ROWS_FROM}`;
 
 export class OverviewQuery {
   readonly #db: Database;

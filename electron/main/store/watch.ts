@@ -272,6 +272,21 @@ function tipOf(height: number | null, hash: string | null): Tip | null {
   return height === null || hash === null ? null : { height, hash };
 }
 
+/**
+ * The rows of the balances table for profile @p and snapshot @s, one per address of the snapshot in
+ * address order: f = its fetch state, a = the watched-set entry, r = the node's received entry (null
+ * for user addresses), l = its local label, u = its UTXO sum, count and youngest height (null when it
+ * has none). Shared by WatchRepository.balances and the overview query (store/overview.ts).
+ */
+export const BALANCE_ROWS_FROM = `FROM snapshot_fetched f
+    LEFT JOIN addresses a ON a.profile_id = @p AND a.address = f.address
+    LEFT JOIN snapshot_received r ON r.snapshot_id = f.snapshot_id AND r.address = f.address
+    LEFT JOIN labels l ON l.profile_id = @p AND l.type = 'addr' AND l.ref = f.address
+    LEFT JOIN (SELECT address, SUM(amount_sats) AS bal, COUNT(*) AS cnt, MAX(height) AS maxh
+                 FROM snapshot_utxos WHERE snapshot_id = @s GROUP BY address) u ON u.address = f.address
+   WHERE f.snapshot_id = @s
+   ORDER BY f.address`;
+
 function toSnapshot(r: SnapshotRowDb): Snapshot {
   return {
     id: r.id,
@@ -834,14 +849,7 @@ export class WatchRepository {
                 r.amount_sats AS received, r.confirmations AS rconf, json_array_length(r.txids) AS tx_count, r.node_label,
                 r.node_unspent_sats, r.node_unspent_count,
                 l.label, u.bal, u.cnt, u.maxh
-           FROM snapshot_fetched f
-           LEFT JOIN addresses a ON a.profile_id = @p AND a.address = f.address
-           LEFT JOIN snapshot_received r ON r.snapshot_id = f.snapshot_id AND r.address = f.address
-           LEFT JOIN labels l ON l.profile_id = @p AND l.type = 'addr' AND l.ref = f.address
-           LEFT JOIN (SELECT address, SUM(amount_sats) AS bal, COUNT(*) AS cnt, MAX(height) AS maxh
-                        FROM snapshot_utxos WHERE snapshot_id = @s GROUP BY address) u ON u.address = f.address
-          WHERE f.snapshot_id = @s
-          ORDER BY f.address`,
+         ${BALANCE_ROWS_FROM}`,
       )
       .all({ p: profileId, s: snapshotId });
     const tip = snap.index?.height ?? null;
