@@ -9,21 +9,14 @@ import type { BalanceRowView } from '../../shared/ipc/contract';
 import { balanceColumns, emptyBalanceColumns } from '../../shared/ipc/balance-columns';
 import { closeDatabase, openDatabase, type Database } from '../../electron/main/store/db';
 import { OverviewQuery } from '../../electron/main/store/overview';
-import { ProfileRepository } from '../../electron/main/store/profiles';
-import { WatchRepository, type BalanceRow, type NewSnapshot, type UtxoRecord } from '../../electron/main/store/watch';
+import { A, B, C, newProfile, tip, tx, U, utxo } from '../support/watch-data';
+import { WatchRepository, type BalanceRow, type NewSnapshot } from '../../electron/main/store/watch';
 
 let dir: string;
 let db: Database;
 let repo: WatchRepository;
 let profileId: string;
 
-const A = 'bcrt1qaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
-const B = 'bcrt1qbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
-const C = 'bcrt1qcccccccccccccccccccccccccccccccccccccc';
-const U = 'mwuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu';
-const tx = (c: string): string => c.repeat(64);
-const tip = (height: number, c = 'a'): { height: number; hash: string } => ({ height, hash: c.repeat(64) });
-const utxo = (txid: string, vout: number, amountSats: bigint, height: number | null): UtxoRecord => ({ txid, vout, amountSats, height });
 const typeOf = (address: string): string => `type-of-${address.slice(0, 4)}`;
 
 /** The view the service built from WatchRepository.balances before the overview query existed. */
@@ -66,10 +59,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'spyglass-overview-'));
   db = openDatabase(join(dir, 'spyglass.sqlite'));
   repo = new WatchRepository(db);
-  profileId = new ProfileRepository(db).create(
-    { name: 'Home node', nodeUrl: 'http://127.0.0.1:18443/', auth: 'password', rpcUser: 'spy', cookiePath: '', wallet: 'watch', indexUrl: 'http://127.0.0.1:18444/' },
-    { passwordStorage: 'session' },
-  ).id;
+  profileId = newProfile(db);
 });
 
 afterEach(() => {

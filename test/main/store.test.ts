@@ -4,11 +4,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '../../shared/errors';
 import type { ProfileInput } from '../../shared/ipc/contract';
 import { closeDatabase, openDatabase } from '../../electron/main/store/db';
 import type { Database } from '../../electron/main/store/db';
 import { ProfileRepository } from '../../electron/main/store/profiles';
+import { appError } from '../support/watch-data';
 import { CredentialStore, keytarBackend } from '../../electron/main/credentials';
 
 const KEYRING = process.env.SPYGLASS_TEST_KEYRING === '1';
@@ -29,16 +29,6 @@ function input(over: Partial<ProfileInput> = {}): ProfileInput {
     indexUrl: 'http://127.0.0.1:3000/',
     ...over,
   };
-}
-
-function appError(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error('expected an AppError');
 }
 
 beforeEach(() => {

@@ -12,9 +12,10 @@ import { closeDatabase, openDatabase, openDatabaseAtVersion } from '../../electr
 import type { Database } from '../../electron/main/store/db';
 import { getUserVersion, latestSchemaVersion } from '../../electron/main/store/migrations/index';
 import { ProfileRepository } from '../../electron/main/store/profiles';
-import { decodeRecord, encodeRecord, WatchRepository, type NewSnapshot, type SnapshotAddress, type UtxoRecord } from '../../electron/main/store/watch';
+import { decodeRecord, encodeRecord, WatchRepository, type NewSnapshot, type SnapshotAddress } from '../../electron/main/store/watch';
 import type { IndexTransaction } from '../../electron/main/blockindex/types';
 import { bigAddress, bigTxid, PREVIOUS_ADDRESSES } from './fixtures/write-snapshot-data';
+import { A, appError, B, C, newProfile, tip, tx, U, utxo } from '../support/watch-data';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WATCH_TABLES = ['address_info', 'addresses', 'index_txs', 'labels', 'snapshot_fetched', 'snapshot_received', 'snapshot_utxos', 'snapshots'];
@@ -25,30 +26,6 @@ let db: Database;
 let repo: WatchRepository;
 let profileId: string;
 
-function newProfile(d: Database, name = 'Home node'): string {
-  return new ProfileRepository(d).create(
-    { name, nodeUrl: 'http://127.0.0.1:18443/', auth: 'password', rpcUser: 'spy', cookiePath: '', wallet: 'watch', indexUrl: 'http://127.0.0.1:18444/' },
-    { passwordStorage: 'session' },
-  ).id;
-}
-
-function appError(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error('expected an AppError');
-}
-
-const A = 'bcrt1qaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
-const B = 'bcrt1qbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
-const C = 'bcrt1qcccccccccccccccccccccccccccccccccccccc';
-const U = 'mwuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu';
-const tx = (c: string): string => c.repeat(64);
-const tip = (height: number, c = 'a'): { height: number; hash: string } => ({ height, hash: c.repeat(64) });
-const utxo = (txid: string, vout: number, amountSats: bigint, height: number | null): UtxoRecord => ({ txid, vout, amountSats, height });
 
 /** A first snapshot: A (node, 2 UTXOs), B (node, none), U (user, 1 UTXO). */
 function firstSnapshot(over: Partial<NewSnapshot> = {}): NewSnapshot {
