@@ -3,7 +3,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import type { BalanceRowView, RefreshSummaryView, WatchOverview } from '../../shared/ipc/contract';
 import { balanceColumns, balanceRows } from '../../shared/ipc/balance-columns';
 import { setApi } from '../../renderer/src/api/client';
-import { DEFAULT_DIR, SORT_KEYS, filterRows, prepareColumns, prepareRow, sortRows, totalsOf, useWatchStore, type BalanceRow, type SortKey } from '../../renderer/src/stores/watch';
+import { DEFAULT_DIR, FIRST_ROWS_MARK, SORT_KEYS, filterRows, prepareColumns, prepareRow, sortRows, totalsOf, useWatchStore, type BalanceRow, type SortKey } from '../../renderer/src/stores/watch';
 import { fakeApi, type FakeApi } from './fake-api';
 
 let api: FakeApi;
@@ -369,6 +369,23 @@ describe('useWatchStore actions and events', () => {
     expect(count() - before).toBeLessThanOrEqual(2);
     expect(count() - before).toBeGreaterThanOrEqual(1);
     expect(watch.rows).toHaveLength(2);
+  });
+
+  it('marks (User Timing) when the page\'s first overview reaches the store, once per page', async () => {
+    performance.clearMarks(FIRST_ROWS_MARK);
+    api.handle('watch:overview', overview([row({ address: 'bcrt1qa' }), row({ address: 'bcrt1qb' })]));
+    const watch = useWatchStore();
+    expect(performance.getEntriesByName(FIRST_ROWS_MARK, 'mark')).toHaveLength(0);
+    await watch.load();
+    const marks = performance.getEntriesByName(FIRST_ROWS_MARK, 'mark') as PerformanceMark[];
+    expect(marks).toHaveLength(1);
+    expect(marks[0]!.detail).toEqual({ rows: 2 });
+    // Later overviews (refreshes, events) add none: the timeline does not grow while the app runs.
+    await watch.load();
+    api.emit('watch:changed', { snapshotId: 5, failed: false });
+    await flush();
+    await flush();
+    expect(performance.getEntriesByName(FIRST_ROWS_MARK, 'mark')).toHaveLength(1);
   });
 
   it('progress events from a refresh started elsewhere show the bar until the overview says it is over', async () => {
