@@ -3,10 +3,12 @@
  * data folder holding the large:10000 snapshot, opened offline on it) in Debian's Chromium through
  * playwright-core, against the same rows in a plain, non-virtualized <table> in the same browser.
  *
- * - first render: navigation start → the first frame showing table rows (performance.now() in the
- *   page, read one rAF + task after the first row appears), page loads of a fresh tab, median of 5
- *   after a warm-up (the plain table: of 2), the overview computed for each load as at app start
- *   (a write from another connection empties its cache first); goal ≤ 300 ms;
+ * - table first render (goal ≤ 300 ms): in page loads of a fresh tab, from the rows reaching the
+ *   page's store (the app's performance mark spyglass:first-rows; the plain table's own mark once its
+ *   JSON is parsed) to the first frame showing table rows (performance.now() in the page, read one
+ *   rAF + task after the first row appears); median of 5 after a warm-up (the plain table: of 2);
+ * - page load (no goal): the same loads from navigation start, the overview computed for each load
+ *   as at app start (a write from another connection empties main's cache first);
  * - filter keystroke: the keydown's timeStamp → the rendering after the row set changed (a
  *   MutationObserver on the rows, then one task after that frame's rendering), one character typed
  *   into the filter box, median over several keystrokes; goal ≤ 50 ms.
@@ -25,6 +27,8 @@ import type { Row } from './table';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LOADS = 5;
+/** renderer/src/stores/watch.ts FIRST_ROWS_MARK (a load without it fails the bench). */
+const FIRST_ROWS_MARK = 'spyglass:first-rows';
 /** The plain table takes seconds per load: fewer of them keep the run short. */
 const NAIVE_LOADS = 2;
 
@@ -81,6 +85,14 @@ async function waitFor(page: Page, expr: string, timeoutMs = 30_000): Promise<vo
   }
 }
 
+/** One page load: ms from navigation start to the first frame with rows; DOMContentLoaded; the overview's responseEnd; the rows-in-hand mark. */
+interface Run {
+  ms: number;
+  dcl: number;
+  dataEnd: number;
+  rowsAt: number;
+}
+
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
@@ -104,6 +116,7 @@ const NAIVE_PAGE = `<!doctype html>
     const btc = (s) => { if (s === null) return ''; const v = BigInt(s); return (v / 100000000n) + '.' + String(v % 100000000n).padStart(8, '0'); };
     const esc = (t) => String(t ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
     fetch('/overview.json').then((r) => r.json()).then((reply) => {
+      performance.mark('naive:first-rows'); // the rows in hand, as the app's spyglass:first-rows
       const c = reply.value.balances; // one array per field (shared/ipc/watch.ts BalanceColumns)
       const rows = c.address.map((address, i) => ({ address, label: c.label[i], nodeLabel: c.nodeLabel[i], type: c.type[i], receivedSats: c.receivedSats[i], balanceSats: c.balanceSats[i],
         utxoCount: c.utxoCount[i], minConfirmations: c.minConfirmations[i], receivedConfirmations: c.receivedConfirmations[i], lastActivityHeight: c.lastActivityHeight[i] }));
@@ -170,7 +183,7 @@ export async function benchRender(opts: { dataDir: string; rows: number; log(m: 
      * Opens `url` in a fresh tab: navigation start → first frame with `selector`, and where the time
      * went (DOMContentLoaded, the end of the overview's response).
      */
-    const load = async (url: string, selector: string, dataPath: string): Promise<{ ms: number; dcl: number; dataEnd: number; page: Page }> => {
+    const load = async (url: string, selector: string, dataPath: string, rowsMark: string): Promise<Run & { page: Page }> => {
       const page = await context.newPage();
       page.on('pageerror', (e) => errors.push(e.message));
       await page.addInitScript(firstRowsScript(selector));
@@ -179,8 +192,10 @@ export async function benchRender(opts: { dataDir: string; rows: number; log(m: 
       const r = (await page.evaluate(`(() => {
         const data = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === ${JSON.stringify(dataPath)});
         const nav = performance.getEntriesByType('navigation')[0];
-        return { ms: window.__firstRowsAt, dcl: nav ? nav.domContentLoadedEventEnd : NaN, dataEnd: data ? data.responseEnd : NaN };
-      })()`)) as { ms: number; dcl: number; dataEnd: number };
+        const rows = performance.getEntriesByName(${JSON.stringify(rowsMark)}, 'mark')[0];
+        return { ms: window.__firstRowsAt, dcl: nav ? nav.domContentLoadedEventEnd : NaN, dataEnd: data ? data.responseEnd : NaN, rowsAt: rows ? rows.startTime : NaN };
+      })()`)) as Run;
+      if (!Number.isFinite(r.rowsAt)) throw new Error(`${url}: no ${rowsMark} performance mark`);
       return { ...r, page };
     };
     interface Loads {
@@ -188,6 +203,9 @@ export async function benchRender(opts: { dataDir: string; rows: number; log(m: 
       median: number;
       dcl: number;
       dataEnd: number;
+      /** Median of the rows handed over (the mark) → the first frame with rows painted. */
+      table: number;
+      tableRuns: number[];
       page: Page;
     }
     /** A warm-up and `n` measured page loads, one tab at a time; returns the last tab still open. */
@@ -195,16 +213,17 @@ export async function benchRender(opts: { dataDir: string; rows: number; log(m: 
       url: string,
       selector: string,
       dataPath: string,
+      rowsMark: string,
       n: number,
       countCheck: (page: Page) => Promise<number>,
       before: () => void = () => undefined,
     ): Promise<Loads> => {
-      const runs: Array<{ ms: number; dcl: number; dataEnd: number }> = [];
+      const runs: Run[] = [];
       let last: Page | null = null;
       for (let i = 0; i <= n; i++) {
         await last?.close();
         before();
-        const r = await load(url, selector, dataPath);
+        const r = await load(url, selector, dataPath, rowsMark);
         runs.push(r);
         last = r.page;
       }
@@ -216,6 +235,8 @@ export async function benchRender(opts: { dataDir: string; rows: number; log(m: 
         median: median(measured.map((r) => r.ms)),
         dcl: median(measured.map((r) => r.dcl)),
         dataEnd: median(measured.map((r) => r.dataEnd)),
+        table: median(measured.map((r) => r.ms - r.rowsAt)),
+        tableRuns: measured.map((r) => r.ms - r.rowsAt),
         page: last!,
       };
     };
@@ -244,10 +265,10 @@ export async function benchRender(opts: { dataDir: string; rows: number; log(m: 
     let ours: Loads;
     let cached: Loads;
     try {
-      ours = await loads(appUrl, '[data-testid="balances-row"]', '/ipc/watch:overview', LOADS, countRows, touch);
+      ours = await loads(appUrl, '[data-testid="balances-row"]', '/ipc/watch:overview', FIRST_ROWS_MARK, LOADS, countRows, touch);
       await ours.page.close();
       // The same page loads when the overview is asked again with the database unchanged (its cached result).
-      cached = await loads(appUrl, '[data-testid="balances-row"]', '/ipc/watch:overview', LOADS, countRows);
+      cached = await loads(appUrl, '[data-testid="balances-row"]', '/ipc/watch:overview', FIRST_ROWS_MARK, LOADS, countRows);
       ours = { ...ours, page: cached.page };
     } finally {
       toucher.close();
@@ -277,16 +298,29 @@ export async function benchRender(opts: { dataDir: string; rows: number; log(m: 
     opts.log('ours measured');
 
     // --- naive: the same in a plain table
-    const naive = await loads('http://naive.bench/', '[data-testid="naive-row"]', '/overview.json', NAIVE_LOADS, async (np) => np.locator('[data-testid="naive-row"]').count());
+    const naive = await loads('http://naive.bench/', '[data-testid="naive-row"]', '/overview.json', 'naive:first-rows', NAIVE_LOADS, async (np) => np.locator('[data-testid="naive-row"]').count());
     const naiveKeys = await typeAll(naive.page, '#filter', '#rows');
     await naive.page.close();
     opts.log('naive measured');
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
 
     const ms = (x: number): string => `${x.toFixed(0)} ms`;
+    const runs = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join('/');
     return [
       {
-        name: `Balances first render, ${opts.rows.toLocaleString('en')} rows: navigation start → rows painted, Chromium (goal ≤ 300 ms)`,
+        name: `Balances table first render, ${opts.rows.toLocaleString('en')} rows: rows handed to the table → rows painted, fresh page load, Chromium (goal ≤ 300 ms)`,
+        unit: 'ms',
+        ours: ours.table,
+        baseline: naive.table,
+        lowerIsBetter: true,
+        note:
+          `${ours.table <= 300 ? 'met' : 'NOT MET'}; from the performance mark ${FIRST_ROWS_MARK} (the page's first overview reaches the store) to the first frame showing rows, ` +
+          `median of the same ${LOADS} page loads as the next row (${runs(ours.tableRuns)} ms; overview from main's cache: ${ms(cached.table)}): sorting the 10,000 rows, rendering the screen, ` +
+          `the page's first layout and paint; in-app Settings → Balances (rows already in the store) ${ms(inApp)}; ` +
+          `baseline = the plain <table> from its rows parsed to painted (${runs(naive.tableRuns)} ms)`,
+      },
+      {
+        name: `Balances page load, ${opts.rows.toLocaleString('en')} rows: navigation start → rows painted, Chromium (the first-render goal read as the whole page load: ≤ 300 ms)`,
         unit: 'ms',
         ours: ours.median,
         baseline: naive.median,
@@ -295,7 +329,7 @@ export async function benchRender(opts: { dataDir: string; rows: number; log(m: 
           `${ours.median <= 300 ? 'met' : 'NOT MET'}; median of ${LOADS} page loads of a fresh tab after a warm-up (first load: ${ms(ours.first)}), the overview computed for each load as at app start ` +
           `(asked again with the database unchanged, its cached result: ${ms(cached.median)}, reply complete ${ms(cached.dataEnd)}), ${offline ? 'offline on the snapshot, ' : ''}` +
           `DOMContentLoaded ${ms(ours.dcl)}, watch:overview reply (${(overviewJson.length / 1024 / 1024).toFixed(1)} MB) complete ${ms(ours.dataEnd)}, rows painted ${ms(ours.median - ours.dataEnd)} after it; ` +
-          `${domRows} row elements in the DOM (virtualized); in-app Settings → Balances ${ms(inApp)}; ` +
+          `${domRows} row elements in the DOM (virtualized); ` +
           `baseline = the same JSON into a plain <table> of ${opts.rows.toLocaleString('en')} <tr>, median of ${NAIVE_LOADS} (data ${ms(naive.dataEnd)}, painted ${ms(naive.median - naive.dataEnd)} after it); ${version}`,
       },
       {
