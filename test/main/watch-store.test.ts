@@ -291,6 +291,8 @@ describe('snapshots', () => {
       [tx('2'), 1, 50_000_000n, 2],
     ]);
     expect(repo.received(id).get(A)?.txids).toEqual([tx('1'), tx('2')]);
+    // Per address with UTXOs, their sum and count (what the engine compares with the node's count).
+    expect(repo.utxoTotals(id)).toEqual(new Map([[A, { sats: 150_000_000n, count: 2 }], [U, { sats: 7n, count: 1 }]]));
   });
 
   it('carries unchanged addresses forward, marks failed lookups, and diffs two snapshots', () => {
@@ -357,6 +359,13 @@ describe('snapshots', () => {
     const stranger = { ...received[0]!, address: C };
     expect(appError(() => repo.touchSnapshot(profileId, first, { takenAt: '2026-01-02T00:30:00.000Z', node: tip(102, 'b'), index: tip(102, 'b'), received: [stranger] })).code).toBe('input.invalid');
     expect(repo.latestSnapshot(profileId)?.takenAt).toBe('2026-01-02T00:20:00.000Z'); // rolled back
+    // Addresses looked up again with the same UTXOs: their fetch time and index height become the check's.
+    repo.touchSnapshot(profileId, first, { takenAt: '2026-01-02T00:25:00.000Z', node: tip(103, 'c'), index: tip(103, 'c'), received, refetched: [A] });
+    expect(repo.fetchStates(first).get(A)).toMatchObject({ state: 'fetched', fetchedAt: '2026-01-02T00:25:00.000Z', fetchedIndexHeight: 103 });
+    expect(repo.fetchStates(first).get(B)?.fetchedAt).toBe(balances.find((r) => r.address === B)!.fetchedAt);
+    expect(appError(() => repo.touchSnapshot(profileId, first, { takenAt: '2026-01-02T00:30:00.000Z', node: tip(103, 'c'), index: tip(103, 'c'), received, refetched: [C] })).message).toMatch(/not an address of snapshot/);
+    expect(repo.latestSnapshot(profileId)?.takenAt).toBe('2026-01-02T00:25:00.000Z'); // rolled back
+    expect(utxoRows()).toBe(rows);
     repo.recordFailure(profileId, { takenAt: '2026-01-02T00:40:00.000Z', step: 'received', code: 'net.refused', message: 'down' });
     expect(appError(() => repo.touchSnapshot(profileId, first, { takenAt: '2026-01-02T00:50:00.000Z', node: tip(102, 'b'), index: tip(102, 'b'), received })).message).toMatch(/not the last refresh/);
   });

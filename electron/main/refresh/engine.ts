@@ -14,10 +14,11 @@
 //                cap busy; the client applies its own rate limit and cap), so that 10,000 lookups do
 //                not sit in memory as 10,000 pending requests
 //   write        the snapshot, in one SQLite transaction; then old snapshots are pruned. When nothing
-//                changed (no lookup, no getaddressinfo, the same addresses, received amounts, txids and
-//                node-unspent digests as the latest snapshot, which is 'ok' and the last attempt), no
-//                snapshot is written: the latest one takes the check's time, tips and confirmations in
-//                place (WatchRepository.touchSnapshot, one transaction) and the result says `unchanged`
+//                changed (no getaddressinfo, lookups that found the UTXOs already held, the same
+//                addresses, received amounts, txids and node-unspent digests as the latest snapshot,
+//                which is 'ok' and the last attempt), no snapshot is written: the latest one takes the
+//                check's time, tips and confirmations in place (WatchRepository.touchSnapshot, one
+//                transaction) and the result says `unchanged`
 //
 // Which addresses are looked up in the index. A node address is looked up when it was never fetched,
 // its last lookup failed, or, against the latest good snapshot, its received amount or txids changed,
@@ -32,9 +33,16 @@
 // coin is itself a new wallet transaction, and a block moves lastprocessedblock, so the confirmed
 // unspent set cannot have changed and the snapshot's digests are reused. (Not seen by that test: a
 // transaction abandoned on the node with abandontransaction, until the next block or wallet
-// transaction; a node without those getwalletinfo fields always gets the `listunspent`.) A user-added address
-// (not in the node's wallet) has only the index: it is looked up when the index tip moved.
-// Every other address keeps the UTXOs of the latest snapshot (copied forward in the same transaction).
+// transaction; a node without those getwalletinfo fields always gets the `listunspent`.)
+// Two more reasons to ask the index again, for when it lags the node (a public index a block or two
+// behind, a self-hosted one still catching up): the last lookup was made at an index height below
+// the block of the address's latest receive (node tip − its confirmations + 1); or the node's
+// confirmed unspent outputs for the address (sum and count) differ from the UTXOs the latest snapshot
+// holds for it — the disagreement Reconcile shows. Without them, an address looked up while the index
+// lacked its new block would keep the index's old answer until the address changed again.
+// A user-added address (not in the node's wallet) has only the index: it is looked up when the index
+// tip moved. Every other address keeps the UTXOs of the latest snapshot (copied forward in the same
+// transaction). Lookups that find exactly the UTXOs the snapshot holds do not make a new snapshot.
 //
 // Failures: any error of a step (node down, index 5xx or 429 after the client's retries, a reply
 // that is not what it should be) ends the refresh: the latest good snapshot stays the latest, a
@@ -65,6 +73,8 @@ import {
   type Snapshot,
   type SnapshotAddress,
   type Tip,
+  type UtxoRecord,
+  type UtxoRow,
   type WatchRepository,
 } from '../store/watch';
 
@@ -267,6 +277,24 @@ function parseNodeTip(reply: unknown): Tip {
 }
 
 const EMPTY_NODE_UNSPENT: NodeUnspent = { hash: outpointsDigest([]), sats: 0n, count: 0 };
+
+/** A lookup's UTXOs equal a snapshot's (as the snapshot would store them: outpoint, amount, height). */
+function sameUtxos(got: readonly IndexUtxo[], held: readonly UtxoRecord[]): boolean {
+  if (got.length !== held.length) return false;
+  const key = (txid: string, vout: number, sats: bigint, height: number | null): string => `${txid}:${vout}:${sats}:${height}`;
+  const want = new Set(held.map((u) => key(u.txid, u.vout, u.amountSats, u.height)));
+  return want.size === got.length && got.every((u) => want.has(key(u.txId, u.vOut, u.amount, u.block)));
+}
+
+interface IndexTotals {
+  sats: bigint;
+  count: number;
+}
+
+const NO_UTXOS: IndexTotals = { sats: 0n, count: 0 };
+
+/** Up to this many addresses looked up again, their held UTXOs are read one address at a time. */
+const HELD_ONE_BY_ONE = 256;
 
 function sameTxids(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -503,7 +531,12 @@ export class RefreshEngine {
       // ---- 4. utxos
       endStep('utxos');
       const plan: Array<{ address: string; source: AddressSource; fetch: boolean }> = [];
-      for (const r of received) plan.push({ address: r.address, source: 'node', fetch: this.#nodeChanged(r, prevReceived.get(r.address), prevFetch.get(r.address)) });
+      // What the index said last time, to compare with what the node says now.
+      const prevIndex = prev !== null && received.some((r) => r.nodeUnspent !== null) ? this.#store.utxoTotals(prev.id) : new Map<string, IndexTotals>();
+      for (const r of received) {
+        const fetch = this.#mustLookUp(r, prevReceived.get(r.address), prevFetch.get(r.address), prevIndex.get(r.address) ?? NO_UTXOS, nodeTip.height);
+        plan.push({ address: r.address, source: 'node', fetch });
+      }
       const tipMoved = prev === null || prev.index === null || prev.index.hash !== indexTip.hash;
       for (const a of userAddresses) {
         const f = prevFetch.get(a);
@@ -521,11 +554,12 @@ export class RefreshEngine {
       let diff: DiffSummary;
       let failures = 0;
       let utxosFetched = 0;
-      const unchanged = prev !== null && infos.length === 0 && this.#unchanged(prev.id, prev.status, plan, received, prevReceived, prevFetch);
+      const unchanged = prev !== null && infos.length === 0 && this.#unchanged(prev.id, prev.status, plan, received, prevReceived, prevFetch, lookups);
       if (unchanged) {
-        // Nothing changed: the latest snapshot records the check (time, tips, confirmations) in place.
+        // Nothing changed: the latest snapshot records the check (time, tips, confirmations, and the
+        // lookups that found the same UTXOs) in place.
         snapshotId = prev.id;
-        this.#store.touchSnapshot(profileId, snapshotId, { takenAt, node: nodeTip, index: indexTip, received, walletState });
+        this.#store.touchSnapshot(profileId, snapshotId, { takenAt, node: nodeTip, index: indexTip, received, walletState, refetched: toFetch });
         progress('write', 1, 1, true);
         diff = { newUtxos: 0, newSats: 0n, spentUtxos: 0, spentSats: 0n, newTxids: 0 };
       } else {
@@ -563,7 +597,7 @@ export class RefreshEngine {
       endStep('write');
       timings.total = Math.round(performance.now() - t0);
 
-      // (When nothing changed, nothing was looked up or fetched: toFetch and infos are empty.)
+      // (When nothing changed, infos is empty and every lookup found the UTXOs the snapshot holds.)
       const result: RefreshResult = {
         snapshotId,
         previousId: prev?.id ?? null,
@@ -589,7 +623,7 @@ export class RefreshEngine {
         timings,
       };
       if (unchanged) {
-        this.#log.info(`refresh: nothing changed, snapshot ${snapshotId} checked at ${takenAt} (addresses=${plan.length}) in ${timings.total} ms`);
+        this.#log.info(`refresh: nothing changed, snapshot ${snapshotId} checked at ${takenAt} (addresses=${plan.length} lookups=${toFetch.length}) in ${timings.total} ms`);
       } else {
         this.#log.info(
           `refresh: snapshot ${snapshotId} (${result.status}) addresses=${plan.length} infos=${infos.length} lookups=${toFetch.length} carried=${result.counts.carriedForward} ` +
@@ -624,13 +658,15 @@ export class RefreshEngine {
     received: readonly ReceivedRecord[],
     prevReceived: ReadonlyMap<string, ReceivedRecord>,
     prevFetch: ReadonlyMap<string, AddressFetch>,
+    lookups: ReadonlyMap<string, { utxos: IndexUtxo[] } | { error: string }>,
   ): boolean {
     if (prevStatus !== 'ok' || this.#store.lastAttempt(this.#profileId)?.id !== prevId) return false;
     if (plan.length !== prevFetch.size || received.length !== prevReceived.size) return false;
+    const looked: string[] = [];
     for (const p of plan) {
-      if (p.fetch) return false;
       const f = prevFetch.get(p.address);
       if (f === undefined || f.source !== p.source || f.state === 'failed') return false;
+      if (p.fetch) looked.push(p.address);
     }
     for (const r of received) {
       const q = prevReceived.get(r.address);
@@ -639,15 +675,46 @@ export class RefreshEngine {
       const b = q.nodeUnspent;
       if (a === null ? b !== null : b === null || a.hash !== b.hash || a.sats !== b.sats || a.count !== b.count) return false;
     }
-    return true;
+    // Addresses looked up again: unchanged only if the index gave exactly the UTXOs the snapshot holds.
+    if (looked.length === 0) return true;
+    const held = this.#heldUtxos(prevId, looked);
+    return looked.every((address) => {
+      const got = lookups.get(address);
+      return got !== undefined && !('error' in got) && sameUtxos(got.utxos, held.get(address) ?? []);
+    });
   }
 
-  /** Whether a node address must be looked up again (see the top of the file). */
-  #nodeChanged(cur: ReceivedRecord, prev: ReceivedRecord | undefined, fetch: AddressFetch | undefined): boolean {
+  /** The UTXOs snapshot `id` holds for `addresses` (one query per address, or one for all when there are many). */
+  #heldUtxos(id: number, addresses: readonly string[]): Map<string, UtxoRecord[]> {
+    const out = new Map<string, UtxoRecord[]>();
+    const add = (u: UtxoRow): void => {
+      const list = out.get(u.address);
+      if (list === undefined) out.set(u.address, [u]);
+      else list.push(u);
+    };
+    if (addresses.length <= HELD_ONE_BY_ONE) {
+      for (const a of addresses) for (const u of this.#store.utxos(this.#profileId, a, id)) add(u);
+    } else {
+      const wanted = new Set(addresses);
+      for (const u of this.#store.utxos(this.#profileId, null, id)) if (wanted.has(u.address)) add(u);
+    }
+    return out;
+  }
+
+  /**
+   * Whether a node address must be looked up (again) in the index (see the top of the file): `index`
+   * is what the latest snapshot holds for it, `nodeHeight` the node's tip now.
+   */
+  #mustLookUp(cur: ReceivedRecord, prev: ReceivedRecord | undefined, fetch: AddressFetch | undefined, index: IndexTotals, nodeHeight: number): boolean {
     if (fetch === undefined || fetch.state === 'failed' || fetch.fetchedAt === null) return true;
     if (prev === undefined) return true; // it was a user address until now
     if (cur.amountSats !== prev.amountSats || !sameTxids(cur.txids, prev.txids) || pending(cur) !== pending(prev)) return true;
     if (cur.nodeUnspent !== null && cur.nodeUnspent.hash !== prev.nodeUnspent?.hash) return true;
+    // The last lookup asked an index that had not reached the block of the address's latest receive.
+    if (cur.confirmations > 0 && fetch.fetchedIndexHeight !== null && nodeHeight - cur.confirmations + 1 > fetch.fetchedIndexHeight) return true;
+    // The node and the index disagree about what the address holds (the index lagged when asked, or
+    // still does): ask again; it costs one lookup per such address until they agree.
+    if (cur.nodeUnspent !== null && (cur.nodeUnspent.sats !== index.sats || cur.nodeUnspent.count !== index.count)) return true;
     return false;
   }
 

@@ -660,11 +660,13 @@ export class WatchRepository {
    * check, and the diff of the latest snapshot stays what changed when it was first written.
    * The caller guarantees that the UTXO set, fetch states, received amounts, txid sets and
    * node-unspent digests are those of `id`; a received address the snapshot lacks is refused.
+   * `refetched`: addresses looked up again by this check that got exactly the UTXOs `id` holds for
+   * them: their fetch time and index height become the check's (state 'fetched').
    */
   touchSnapshot(
     profileId: string,
     id: number,
-    c: { takenAt: string; node: Tip; index: Tip; received: readonly ReceivedRecord[]; walletState?: string | null },
+    c: { takenAt: string; node: Tip; index: Tip; received: readonly ReceivedRecord[]; walletState?: string | null; refetched?: readonly string[] },
   ): void {
     checkWalletState(c.walletState);
     for (const t of [c.node, c.index]) {
@@ -696,6 +698,13 @@ export class WatchRepository {
         if (upd.run({ id, address: r.address, confirmations: r.confirmations, txids, label: r.nodeLabel }).changes === 0 && exists.get(id, r.address) === undefined) {
           throw invalid(`${r.address} is not a node address of snapshot ${id}.`);
         }
+      }
+      // Looked up again with the same UTXOs as the snapshot holds: they are now that fresh.
+      const fetched = db.prepare(
+        `UPDATE snapshot_fetched SET state = 'fetched', fetched_at = @at, fetched_index_height = @height, error_code = NULL WHERE snapshot_id = @id AND address = @address`,
+      );
+      for (const address of c.refetched ?? []) {
+        if (fetched.run({ id, address, at: c.takenAt, height: c.index.height }).changes === 0) throw invalid(`${address} is not an address of snapshot ${id}.`);
       }
     });
   }
@@ -872,6 +881,15 @@ export class WatchRepository {
       fetchedAt: r.fetched_at,
       errorCode: r.error_code,
     }));
+  }
+
+  /** Per address of snapshot `snapshotId` with UTXOs: their sum and count (addresses without any are absent). */
+  utxoTotals(snapshotId: number): Map<string, { sats: bigint; count: number }> {
+    const rows = this.#db
+      .prepare<[number], [string, number | bigint, number]>('SELECT address, SUM(amount_sats), COUNT(*) FROM snapshot_utxos WHERE snapshot_id = ? GROUP BY address')
+      .raw(true)
+      .all(snapshotId);
+    return new Map(rows.map(([address, sum, count]) => [address, { sats: sats(sum), count }]));
   }
 
   /** The UTXOs of a snapshot (default: the latest good one), of one address or of all, oldest first. */
