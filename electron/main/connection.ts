@@ -1,6 +1,7 @@
 // Connecting to a profile: the node and the index are asked in parallel, the node's chain sets the
 // address network, and the index must serve the same chain (same block 0). Electron-free.
 import { AppError, toIpcError } from '../../shared/errors';
+import { countOf } from '../../shared/plural';
 import type { IndexClient } from './blockindex/client';
 import type { RpcClient } from './rpc/client';
 import type { ConnectionReport, ConnectionState, IndexReport, NodeReport, ProfileInput, Warning } from '../../shared/ipc/contract';
@@ -94,7 +95,7 @@ export async function checkConnection(profile: Pick<ProfileInput, 'wallet' | 'no
     warnings.push({ code: 'node-syncing', message: `The node is still syncing (${(chain.verificationprogress * 100).toFixed(1)} %, block ${chain.blocks} of ${chain.headers}). Balances may be incomplete until it finishes.` });
   }
   if (i.value.tip.height + INDEX_LAG_WARNING < chain.blocks) {
-    warnings.push({ code: 'index-behind', message: `The index is ${chain.blocks - i.value.tip.height} blocks behind the node (index ${i.value.tip.height}, node ${chain.blocks}). UTXO data may be out of date.` });
+    warnings.push({ code: 'index-behind', message: `The index is ${countOf(chain.blocks - i.value.tip.height, 'block')} behind the node (index ${i.value.tip.height}, node ${chain.blocks}). UTXO data may be out of date.` });
   }
   let wallet: string | null = null;
   const named = profile.wallet.trim();

@@ -21,6 +21,7 @@ import { NETWORKS, type Network } from '../../../shared/bitcoin/networks';
 import { mergeLabels, parseBip329, serializeBip329, type LabelRecord } from '../../../shared/bip329';
 import { toCsv } from '../../../shared/csv';
 import { formatBtc } from '../../../shared/amounts';
+import { countOf } from '../../../shared/plural';
 import { parseAddressList } from '../../../shared/watchlist';
 import { emptyBalanceColumns } from '../../../shared/ipc/balance-columns';
 import { RefreshEngine } from '../refresh/engine';
@@ -308,11 +309,11 @@ export class WatchService {
     if (!snap) return { issues: [] };
     const issues: ReconcileIssue[] = [];
     if (snap.node && snap.index && snap.index.height < snap.node.height) {
-      issues.push({ kind: 'index-behind', address: null, message: `The index was ${snap.node.height - snap.index.height} blocks behind the node at the last refresh (index ${snap.index.height}, node ${snap.node.height}): recent payments may be missing from the balances.` });
+      issues.push({ kind: 'index-behind', address: null, message: `The index was ${countOf(snap.node.height - snap.index.height, 'block')} behind the node at the last refresh (index ${snap.index.height}, node ${snap.node.height}): recent payments may be missing from the balances.` });
     }
     const conn = this.deps.services.activeConnection();
     if (conn && snap.node && conn.report.node.blocks > snap.node.height) {
-      issues.push({ kind: 'stale-snapshot', address: null, message: `The node has ${conn.report.node.blocks - snap.node.height} new blocks since the last refresh: refresh to bring the balances up to date.` });
+      issues.push({ kind: 'stale-snapshot', address: null, message: `The node has ${countOf(conn.report.node.blocks - snap.node.height, 'new block')} since the last refresh: refresh to bring the balances up to date.` });
     }
     for (const r of this.deps.repo.balances(pid, snap.id)) {
       if (r.fetchState === 'failed') {
@@ -321,9 +322,9 @@ export class WatchService {
       }
       if (r.nodeUnspentSats !== null && r.nodeUnspentSats !== r.balanceSats) {
         if (r.nodeUnspentSats > 0n && r.utxoCount === 0) {
-          issues.push({ kind: 'index-missing-tx', address: r.address, message: `The node's wallet holds ${formatBtc(r.nodeUnspentSats)} BTC in ${r.nodeUnspentCount} output(s) at this address, but the index shows no unspent outputs: the index lacks the transactions.` });
+          issues.push({ kind: 'index-missing-tx', address: r.address, message: `The node's wallet holds ${formatBtc(r.nodeUnspentSats)} BTC in ${countOf(r.nodeUnspentCount ?? 0, 'output')} at this address, but the index shows no unspent outputs: the index lacks the transactions.` });
         } else {
-          issues.push({ kind: 'amount-mismatch', address: r.address, message: `The node's wallet counts ${formatBtc(r.nodeUnspentSats)} BTC unspent at this address (${r.nodeUnspentCount} outputs); the index's UTXOs add up to ${formatBtc(r.balanceSats)} BTC (${r.utxoCount} outputs).` });
+          issues.push({ kind: 'amount-mismatch', address: r.address, message: `The node's wallet counts ${formatBtc(r.nodeUnspentSats)} BTC unspent at this address (${countOf(r.nodeUnspentCount ?? 0, 'output')}); the index's UTXOs add up to ${formatBtc(r.balanceSats)} BTC (${countOf(r.utxoCount, 'output')}).` });
         }
       } else if (r.receivedSats !== null && r.receivedSats > 0n && r.utxoCount === 0 && r.nodeUnspentSats === null && r.receivedTxCount !== null && r.receivedTxCount > 0 && r.fetchedAt === null) {
         issues.push({ kind: 'index-missing-tx', address: r.address, message: 'The node reports payments to this address but the index was never asked about it.' });
