@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, startFollower, type Devnet, type RunningFollower } from '../../devnet/index';
 import { createApp, type SpyglassApp } from '../../electron/main/app';
 import type { IpcResult } from '../../shared/errors';
-import type { BalanceRowView, ReconcileIssue, WatchOverview } from '../../shared/ipc/contract';
+import type { BalanceRowView, ConnectionState, ReconcileIssue, WatchOverview } from '../../shared/ipc/contract';
 import { balanceRows } from '../../shared/ipc/balance-columns';
 import { RpcClient } from '../../electron/main/rpc/client';
 import { IndexClient } from '../../electron/main/blockindex/client';
@@ -122,7 +122,7 @@ describe('reconciliation with an index that lags the node', () => {
     const found = await issues();
     const of = (k: ReconcileIssue['kind']): ReconcileIssue[] => found.filter((i) => i.kind === k);
     expect(of('index-behind')).toHaveLength(1);
-    expect(of('index-behind')[0]!.message).toMatch(/1 blocks? behind/);
+    expect(of('index-behind')[0]!.message).toMatch(/index was 1 block behind/);
     // Every address where the node's confirmed unspent differs from the index's UTXOs is reported —
     // ours, and those the demo chain's pending payments paid, confirmed by the same block — and no other.
     const node = await nodeUnspent();
@@ -144,12 +144,20 @@ describe('reconciliation with an index that lags the node', () => {
     expect(checked.snapshot!.takenAt > o.snapshot!.takenAt).toBe(true);
   });
 
-  it('a block mined since the refresh: the snapshot is stale', async () => {
+  it('blocks mined since the refresh: the snapshot is stale; the connection warns of the index lag', async () => {
     await mine(1);
-    await ok('connection:refresh');
+    let state = await ok<ConnectionState>('connection:refresh');
     const found = await issues();
     expect(found.filter((i) => i.kind === 'stale-snapshot')).toHaveLength(1);
-    expect(found.find((i) => i.kind === 'stale-snapshot')!.message).toMatch(/1 new blocks?/);
+    expect(found.find((i) => i.kind === 'stale-snapshot')!.message).toMatch(/node has 1 new block since/);
+    // 2 blocks behind is within what the connection lets pass; 3 are not.
+    expect(state.state === 'connected' && state.report.warnings.some((w) => w.code === 'index-behind')).toBe(false);
+    await mine(1);
+    state = await ok<ConnectionState>('connection:refresh');
+    expect(state.state).toBe('connected');
+    if (state.state !== 'connected') return;
+    expect(state.report.warnings.find((w) => w.code === 'index-behind')?.message).toMatch(/index is 3 blocks behind the node/);
+    expect((await issues()).find((i) => i.kind === 'stale-snapshot')!.message).toMatch(/node has 2 new blocks since/);
   });
 
   it('once the index has caught up, the next refresh looks those addresses up again and the disagreements are gone', async () => {
