@@ -14,6 +14,7 @@ import { parseBtc } from '../../shared/amounts';
 import { PSBT_WARNING_CODES, type PsbtWarningCode } from '../../shared/bitcoin/psbt-review';
 import { TestRpc } from '../support/rpc';
 import { EXPECTED_SEVERITY, OP_RETURN_TEXT, devnetSpend, recording, unhex, v2Psbt, warningPsbts, type Unspent } from './fixtures/psbt-craft';
+import { dispatchOk } from '../support/dispatch';
 import { e2eSkipReason, startRig, type Rig } from './harness';
 
 const skip = e2eSkipReason();
@@ -42,11 +43,7 @@ describe.skipIf(skip !== null)(`PSBT review (Chromium e2e)${skip ? ` — skipped
     rmSync(files, { recursive: true, force: true });
   });
 
-  async function ok<T>(channel: string, payload: unknown = {}): Promise<T> {
-    const r = await rig.web.app.dispatch(channel, payload);
-    if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-    return r.value as T;
-  }
+  const ok = <T>(channel: string, payload: unknown = {}): Promise<T> => dispatchOk<T>(rig.web.app, channel, payload);
 
   async function openPsbtPage(page: Page): Promise<void> {
     await page.getByTestId('nav-psbt').click();

@@ -11,9 +11,9 @@ import { startDevnet, type Devnet } from '../../devnet/index';
 import { createApp, type SpyglassApp } from '../../electron/main/app';
 import { diffJson, inferNetwork } from '../../electron/main/psbt/service';
 import { formatBtc, parseBtc } from '../../shared/amounts';
-import type { IpcResult } from '../../shared/errors';
 import type { AddressDetailView, PsbtCrosscheckReply, PsbtReviewReply, WatchOverview } from '../../shared/ipc/contract';
 import { MAINNET, REGTEST } from '../../shared/bitcoin/networks';
+import { dispatchOk } from '../support/dispatch';
 import { TestRpc } from '../support/rpc';
 
 let devnet: Devnet;
@@ -22,11 +22,7 @@ let app: SpyglassApp;
 let dir: string;
 let rpc: TestRpc;
 
-async function ok<T>(channel: string, payload: unknown = {}): Promise<T> {
-  const r: IpcResult<unknown> = await app.dispatch(channel, payload);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
-}
+const ok = <T>(channel: string, payload: unknown = {}): Promise<T> => dispatchOk<T>(app, channel, payload);
 
 const cs = (n: number): string => (n < 253 ? n.toString(16).padStart(2, '0') : 'fd' + Buffer.from([n & 0xff, n >> 8]).toString('hex'));
 const kv = (key: string, value: string): string => cs(key.length / 2) + key + cs(value.length / 2) + value;

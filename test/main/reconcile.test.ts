@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, startFollower, type Devnet, type RunningFollower } from '../../devnet/index';
 import { createApp, type SpyglassApp } from '../../electron/main/app';
-import type { IpcResult } from '../../shared/errors';
 import type { BalanceRowView, ConnectionState, ReconcileIssue, WatchOverview } from '../../shared/ipc/contract';
 import { balanceRows } from '../../shared/ipc/balance-columns';
 import { RpcClient } from '../../electron/main/rpc/client';
@@ -24,6 +23,7 @@ import { ProfileRepository } from '../../electron/main/store/profiles';
 import { WatchRepository } from '../../electron/main/store/watch';
 import { btcNumberToSats, RefreshEngine } from '../../electron/main/refresh/engine';
 import { formatBtc } from '../../shared/amounts';
+import { dispatchOk } from '../support/dispatch';
 import { TestRpc } from '../support/rpc';
 
 let devnet: Devnet;
@@ -32,11 +32,7 @@ let app: SpyglassApp;
 let dir: string;
 let rpc: TestRpc;
 
-async function ok<T>(channel: string, payload: unknown = {}): Promise<T> {
-  const r: IpcResult<unknown> = await app.dispatch(channel, payload);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
-}
+const ok = <T>(channel: string, payload: unknown = {}): Promise<T> => dispatchOk<T>(app, channel, payload);
 
 async function rows(): Promise<Map<string, BalanceRowView>> {
   const o = await ok<WatchOverview>('watch:overview');

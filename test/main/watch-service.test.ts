@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../devnet/index';
 import { createApp, type SpyglassApp } from '../../electron/main/app';
-import type { IpcResult } from '../../shared/errors';
 import type { AddressDetailView, BalanceRowView, HistoryView, LabelImportPreview, TransactionView, WatchOverview } from '../../shared/ipc/contract';
 import { balanceRows } from '../../shared/ipc/balance-columns';
+import { dispatchOk } from '../support/dispatch';
 import { TestRpc } from '../support/rpc';
 
 let devnet: Devnet;
@@ -16,11 +16,7 @@ let app: SpyglassApp;
 let dir: string;
 let rpc: TestRpc;
 
-async function ok<T>(channel: string, payload: unknown = {}): Promise<T> {
-  const r: IpcResult<unknown> = await app.dispatch(channel, payload);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
-}
+const ok = <T>(channel: string, payload: unknown = {}): Promise<T> => dispatchOk<T>(app, channel, payload);
 
 /** The overview with its balances as one object per row. */
 async function overview(): Promise<WatchOverview & { rows: BalanceRowView[] }> {
