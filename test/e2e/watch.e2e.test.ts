@@ -90,7 +90,16 @@ describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` —
     const page = rig.page;
     await page.goto(`${rig.web.bridge.origin}/#/history`);
     await page.getByTestId('history-chart').waitFor();
+    // The first snapshot: every UTXO is new; the list shows its first 25 until asked for all.
+    const h = await rig.web.app.dispatch('watch:history', {});
+    if (!h.ok) throw new Error(h.error.message);
+    const newUtxos = (h.value as { diff: { newUtxos: unknown[] } }).diff.newUtxos.length;
+    expect(newUtxos).toBeGreaterThan(25);
+    expect(await page.getByTestId('history-new-utxo').count()).toBe(25);
     await rig.screenshot('24-history');
+    await page.getByTestId('history-new-utxo-all').click();
+    expect(await page.getByTestId('history-new-utxo').count()).toBe(newUtxos);
+    expect(await page.getByTestId('history-spent-utxo').count()).toBe(0);
   });
 
   it('BIP329 export → import round trip', async () => {
