@@ -14,7 +14,7 @@ import { parseBtc } from '../../shared/amounts';
 import { PSBT_WARNING_CODES, type PsbtWarningCode } from '../../shared/bitcoin/psbt-review';
 import { TestRpc } from '../support/rpc';
 import { EXPECTED_SEVERITY, OP_RETURN_TEXT, devnetSpend, recording, unhex, v2Psbt, warningPsbts, type Unspent } from './fixtures/psbt-craft';
-import { dispatchOk } from '../support/dispatch';
+import { dispatchOk } from '../support/app';
 import { e2eSkipReason, startRig, type Rig } from './harness';
 
 const skip = e2eSkipReason();

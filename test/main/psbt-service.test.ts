@@ -2,18 +2,16 @@
 // a real SQLite file, a real refresh. A PSBT spending a watched coin is built from the devnet's own
 // createrawtransaction and the chain's previous transaction; the review is checked against the chain,
 // `psbt:crosscheck` against the devnet's decodepsbt; then the node goes down and the review goes on offline.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Transaction } from '@scure/btc-signer';
 import { startDevnet, type Devnet } from '../../devnet/index';
-import { createApp, type SpyglassApp } from '../../electron/main/app';
+import type { SpyglassApp } from '../../electron/main/app';
 import { diffJson, inferNetwork } from '../../electron/main/psbt/service';
 import { formatBtc, parseBtc } from '../../shared/amounts';
 import type { AddressDetailView, PsbtCrosscheckReply, PsbtReviewReply, WatchOverview } from '../../shared/ipc/contract';
 import { MAINNET, REGTEST } from '../../shared/bitcoin/networks';
-import { dispatchOk } from '../support/dispatch';
+import { dispatchOk, startProfiledApp } from '../support/app';
 import { TestRpc } from '../support/rpc';
 
 let devnet: Devnet;
@@ -70,15 +68,9 @@ const FEE = 1_410n; // 141 vB at 10 sat/vB
 beforeAll(async () => {
   devnet = await startDevnet({ scenario: 'demo', rpcUser: 'u', rpcPassword: 'p' });
   rpc = new TestRpc(devnet.rpcUrl, devnet.auth.user, devnet.auth.password);
-  dir = mkdtempSync(join(tmpdir(), 'spyglass-psbt-'));
-  app = createApp({ dataDir: dir, info: { version: 'test', platform: process.platform, bridge: true }, secretBackend: null });
-  const saved = await ok<{ profile: { id: string } }>('profiles:save', {
-    profile: { name: 'Demo node', nodeUrl: devnet.rpcUrl, auth: 'password', rpcUser: 'u', wallet: 'watch', indexUrl: devnet.indexUrl },
-    password: 'p',
-    remember: 'session',
-  });
-  const state = await ok<{ state: string }>('profiles:activate', { id: saved.profile.id });
-  expect(state.state).toBe('connected');
+  let state: string;
+  ({ app, dir, state } = await startProfiledApp({ prefix: 'psbt', name: 'Demo node', nodeUrl: devnet.rpcUrl, indexUrl: devnet.indexUrl, rpcUser: 'u', password: 'p' }));
+  expect(state).toBe('connected');
 
   // A fresh change address of the watch wallet joins the watched set; the refresh stores its getaddressinfo (ischange).
   changeAddress = await rpc.call<string>('getrawchangeaddress', ['bech32'], 'watch');

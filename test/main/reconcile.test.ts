@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, startFollower, type Devnet, type RunningFollower } from '../../devnet/index';
-import { createApp, type SpyglassApp } from '../../electron/main/app';
+import type { SpyglassApp } from '../../electron/main/app';
 import type { BalanceRowView, ConnectionState, ReconcileIssue, WatchOverview } from '../../shared/ipc/contract';
 import { balanceRows } from '../../shared/ipc/balance-columns';
 import { RpcClient } from '../../electron/main/rpc/client';
@@ -23,7 +23,7 @@ import { ProfileRepository } from '../../electron/main/store/profiles';
 import { WatchRepository } from '../../electron/main/store/watch';
 import { btcNumberToSats, RefreshEngine } from '../../electron/main/refresh/engine';
 import { formatBtc } from '../../shared/amounts';
-import { dispatchOk } from '../support/dispatch';
+import { dispatchOk, startProfiledApp } from '../support/app';
 import { TestRpc } from '../support/rpc';
 
 let devnet: Devnet;
@@ -66,14 +66,9 @@ beforeAll(async () => {
   // Polls only when poked: the test decides when the index catches up.
   follower = await startFollower({ url: devnet.rpcUrl, user: 'u', password: 'p', pollMs: 3_600_000, log: () => undefined });
   await follower.follower.waitFor((s) => s.synced, 30_000);
-  dir = mkdtempSync(join(tmpdir(), 'spyglass-reconcile-'));
-  app = createApp({ dataDir: dir, info: { version: 'test', platform: process.platform, bridge: true }, secretBackend: null });
-  const saved = await ok<{ profile: { id: string } }>('profiles:save', {
-    profile: { name: 'Lagging index', nodeUrl: devnet.rpcUrl, auth: 'password', rpcUser: 'u', wallet: 'watch', indexUrl: follower.indexUrl },
-    password: 'p',
-    remember: 'session',
-  });
-  expect((await ok<{ state: string }>('profiles:activate', { id: saved.profile.id })).state).toBe('connected');
+  let state: string;
+  ({ app, dir, state } = await startProfiledApp({ prefix: 'reconcile', name: 'Lagging index', nodeUrl: devnet.rpcUrl, indexUrl: follower.indexUrl, rpcUser: 'u', password: 'p' }));
+  expect(state).toBe('connected');
 });
 
 afterAll(async () => {

@@ -1,14 +1,12 @@
 // The watch channels end to end through `dispatch` on real services: the devnet `demo` chain on
 // loopback, a real SQLite file, real refreshes. Truth is computed from the devnet's chain directly.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../devnet/index';
-import { createApp, type SpyglassApp } from '../../electron/main/app';
+import type { SpyglassApp } from '../../electron/main/app';
 import type { AddressDetailView, BalanceRowView, HistoryView, LabelImportPreview, TransactionView, WatchOverview } from '../../shared/ipc/contract';
 import { balanceRows } from '../../shared/ipc/balance-columns';
-import { dispatchOk } from '../support/dispatch';
+import { dispatchOk, startProfiledApp } from '../support/app';
 import { TestRpc } from '../support/rpc';
 
 let devnet: Devnet;
@@ -27,15 +25,9 @@ async function overview(): Promise<WatchOverview & { rows: BalanceRowView[] }> {
 beforeAll(async () => {
   devnet = await startDevnet({ scenario: 'demo', rpcUser: 'u', rpcPassword: 'p' });
   rpc = new TestRpc(devnet.rpcUrl, devnet.auth.user, devnet.auth.password);
-  dir = mkdtempSync(join(tmpdir(), 'spyglass-watch-'));
-  app = createApp({ dataDir: dir, info: { version: 'test', platform: process.platform, bridge: true }, secretBackend: null });
-  const saved = await ok<{ profile: { id: string } }>('profiles:save', {
-    profile: { name: 'Demo node', nodeUrl: devnet.rpcUrl, auth: 'password', rpcUser: 'u', wallet: 'watch', indexUrl: devnet.indexUrl },
-    password: 'p',
-    remember: 'session',
-  });
-  const state = await ok<{ state: string }>('profiles:activate', { id: saved.profile.id });
-  expect(state.state).toBe('connected');
+  let state: string;
+  ({ app, dir, state } = await startProfiledApp({ prefix: 'watch', name: 'Demo node', nodeUrl: devnet.rpcUrl, indexUrl: devnet.indexUrl, rpcUser: 'u', password: 'p' }));
+  expect(state).toBe('connected');
 });
 
 afterAll(async () => {
