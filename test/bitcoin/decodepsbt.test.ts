@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { coreGroup } from '../fixtures';
+import { badAmountTokens } from '../support/amount-tokens';
 import { writeJson } from '../../shared/json';
 import { MAINNET, REGTEST } from '../../shared/bitcoin/networks';
 import { decodeBase64Core, decodePsbt, decodePsbtJson, isFullyValidPubkey } from '../../shared/bitcoin/psbt';
@@ -12,18 +13,6 @@ import { decodeBase64Core, decodePsbt, decodePsbtJson, isFullyValidPubkey } from
 interface RpcBody {
   result: unknown;
   error: { code: number; message: string } | null;
-}
-
-/** Every number token in a JSON text that has a fraction must have exactly 8 decimals. */
-function badAmountTokens(text: string): string[] {
-  const bad: string[] = [];
-  const re = /"(?:[^"\\]|\\.)*"|-?\d+\.\d+(?:[eE][+-]?\d+)?/g;
-  for (const m of text.matchAll(re)) {
-    const t = m[0];
-    if (t.startsWith('"')) continue;
-    if (!/^-?\d+\.\d{8}$/.test(t)) bad.push(t);
-  }
-  return bad;
 }
 
 const cases = coreGroup('decodepsbt');

@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreGroup } from '../fixtures';
+import { badAmountTokens } from '../support/amount-tokens';
 import { decodePsbtJson } from '../../shared/bitcoin/psbt';
 import { REGTEST } from '../../shared/bitcoin/networks';
 
@@ -43,18 +44,6 @@ function cli(args: string[], stdin?: string | Buffer): Promise<Run> {
     child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
     child.stdin.end(stdin ?? '');
   });
-}
-
-/** Every number token in a JSON text that has a fraction must have exactly 8 decimals. */
-function badAmountTokens(text: string): string[] {
-  const bad: string[] = [];
-  const re = /"(?:[^"\\]|\\.)*"|-?\d+\.\d+(?:[eE][+-]?\d+)?/g;
-  for (const m of text.matchAll(re)) {
-    const t = m[0];
-    if (t.startsWith('"')) continue;
-    if (!/^-?\d+\.\d{8}$/.test(t)) bad.push(t);
-  }
-  return bad;
 }
 
 /** Splits a batch output line into its result text and error, checking the exact envelope. */
