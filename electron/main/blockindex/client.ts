@@ -313,11 +313,11 @@ export class IndexClient {
 
   private classify(ep: Endpoint, res: HttpResponse, attempt: number): { body: string } | Failure {
     const { status, body } = res;
+    if (status === 200) return { body }; // parsed once, by the caller's validator
     const where = hostLabel(this.base);
     const err = parseErrorBody(body);
     const serverSays = err ? `error_code ${err.error_code}: ${excerpt(err.message, 120)}` : null;
     const detail = { status, endpoint: ep.label, ...(err ? { errorCode: err.error_code, serverMessage: excerpt(err.message, 200) } : {}) };
-    if (status === 200) return { body };
     if (status === 429) {
       this.stats.rateLimited++;
       // Without Ratelimit-Reset/Retry-After: 5 s (spec §8), doubling per attempt, never beyond maxRetryAfterMs.
