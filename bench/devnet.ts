@@ -70,6 +70,7 @@ function naiveView(view: ChainView & { blocks: readonly { txs: readonly { txid: 
     output: (t, v) => view.output(t, v),
     spenders: (t, v) => view.spenders(t, v),
     mempoolByFeeRate: () => view.mempoolByFeeRate(),
+    p2pkScript: (keyHash) => view.p2pkScript(keyHash),
     unspentForScript: (script) => {
       const out: OutputInfo[] = [];
       for (const b of view.blocks) {

@@ -5,9 +5,21 @@
  * {@link ChainView} queries the index server asks of them. Each subclass decides how blocks and
  * mempool transactions come and go; the bookkeeping of one transaction is here, once.
  */
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import type { ChainBlock, ChainTx, ChainView, OutputInfo, Spender } from './types';
 
 export const outpointKey = (txid: string, vout: number): string => `${txid}:${vout}`;
+
+const OP_CHECKSIG = 0xac;
+
+/**
+ * The key of a pay-to-pubkey output script by pybtc's rule (35 or 67 bytes ending in OP_CHECKSIG;
+ * the index's connector fills its p2pk map with these), or null.
+ */
+export function p2pkKey(script: Uint8Array): Uint8Array | null {
+  return (script.length === 35 || script.length === 67) && script[script.length - 1] === OP_CHECKSIG ? script.subarray(1, -1) : null;
+}
 
 /** A script's bytes as a Map key (one char per byte). */
 export function bytesKey(b: Uint8Array): string {
@@ -30,6 +42,8 @@ export abstract class IndexedChain implements ChainView {
   protected readonly outputs = new Map<string, OutputInfo>();
   protected readonly spentBy = new Map<string, Spender[]>();
   protected readonly byScript = new Map<string, Set<string>>();
+  /** hash160 of a key (bytesKey) → the first pay-to-pubkey script seen for it. */
+  protected readonly p2pkByKeyHash = new Map<string, Uint8Array>();
   protected readonly mempool = new Map<string, MempoolEntry>();
   /** When each transaction was first seen (mempool entry, or its block's time). */
   protected readonly firstSeen = new Map<string, number>();
@@ -72,6 +86,9 @@ export abstract class IndexedChain implements ChainView {
     }
     return out.sort((a, b) => a.height! - b.height! || a.txIndex! - b.txIndex! || a.vout - b.vout);
   }
+  p2pkScript(keyHash: Uint8Array): Uint8Array | undefined {
+    return this.p2pkByKeyHash.get(bytesKey(keyHash));
+  }
   mempoolByFeeRate(): readonly string[] {
     return [...this.mempool.values()]
       .sort((a, b) => {
@@ -112,6 +129,11 @@ export abstract class IndexedChain implements ChainView {
       let set = this.byScript.get(sk);
       if (!set) this.byScript.set(sk, (set = new Set()));
       set.add(k);
+      const key = height === null ? null : p2pkKey(o.script);
+      if (key !== null) {
+        const h = bytesKey(ripemd160(sha256(key)));
+        if (!this.p2pkByKeyHash.has(h)) this.p2pkByKeyHash.set(h, o.script);
+      }
     });
   }
 

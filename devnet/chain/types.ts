@@ -101,6 +101,12 @@ export interface ChainView {
    * ascending by (height, txIndex, vout).
    */
   unspentForScript(script: Uint8Array): readonly OutputInfo[];
+  /**
+   * The pay-to-pubkey script (`<key> OP_CHECKSIG`) first seen in a block for the key whose hash160
+   * is `keyHash`: the server's p2pk map (`connector_p2pk_map`), which lets a P2PKH address's UTXO
+   * query also find the outputs paying its key directly. Kept once seen, like the server's table.
+   */
+  p2pkScript(keyHash: Uint8Array): Uint8Array | undefined;
   /** Mempool txids ordered by fee rate, highest first (for mempoolRank). */
   mempoolByFeeRate(): readonly string[];
 }

@@ -434,8 +434,11 @@ export interface UtxoOptions {
 
 /**
  * `/address/utxo/<address>` entries (spec section 6). Throws {@link ApiError} for bad addresses.
- * Devnet deviation: P2PK outputs of a P2PKH address's key are not searched (the view looks
- * outputs up by script), and mempool-spent outputs are excluded before paging.
+ * A P2PKH address asked without `type` also gets the outputs paying its key directly (P2PK, the
+ * script in the view's p2pk map), merged in pointer order, and then every entry carries `type`
+ * ("P2PKH" or "PUBKEY"), as the server's `address_confirmed_utxo` does; `type=P2PKH` asks for the
+ * P2PKH outputs only and `type=PUBKEY` for the P2PK ones only, both without the `type` key.
+ * Devnet deviation: mempool-spent outputs are excluded before paging.
  */
 export function utxoRecords(view: ChainView, address: string, query: UtxoQuery, opts: UtxoOptions = {}): Rec[] {
   const maxLimit = opts.maxLimit ?? 5000;
@@ -453,8 +456,9 @@ export function utxoRecords(view: ChainView, address: string, query: UtxoQuery, 
 
   const decoded = decodeAddress(address, opts.network ?? REGTEST);
   const isP2pkh = decoded.nType === 0;
-  // A P2PKH address queried with type=PUBKEY asks for P2PK outputs only: the view cannot find them by hash.
-  let outs: OutputInfo[] = isP2pkh && type === 2 ? [] : [...view.unspentForScript(decoded.script)];
+  const p2pk = isP2pkh && type !== 0 ? view.p2pkScript(decoded.script.subarray(3, 23)) : undefined;
+  const pubkeyOuts = p2pk === undefined ? [] : view.unspentForScript(p2pk);
+  let outs: OutputInfo[] = isP2pkh && type === 2 ? [...pubkeyOuts] : [...view.unspentForScript(decoded.script), ...pubkeyOuts];
   outs = outs.filter((o) => o.height !== null && o.txIndex !== null);
   if (fromBlock) outs = outs.filter((o) => (o.height as number) >= fromBlock);
   const byPointer = (a: OutputInfo, b: OutputInfo): number =>
@@ -473,7 +477,7 @@ export function utxoRecords(view: ChainView, address: string, query: UtxoQuery, 
       txIndex: o.txIndex as number,
       amount: num(o.value),
     };
-    if (withType) rec.type = 'P2PKH';
+    if (withType) rec.type = o.script.length === 25 ? 'P2PKH' : 'PUBKEY';
     return rec;
   });
 }

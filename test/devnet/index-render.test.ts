@@ -27,6 +27,7 @@ import {
 import { PyFloat, divToNumber, pyDumps, pyFloatRepr, pyRound } from '../../devnet/index/pyjson';
 import { IndexServer } from '../../devnet/index/server';
 import { Chain, REGTEST_GENESIS_HASH } from '../../devnet/chain/chain';
+import { p2pkKey } from '../../devnet/chain/indexed';
 import { indexSample } from '../fixtures';
 
 // ---------------------------------------------------------------- a small hand-made chain
@@ -185,6 +186,17 @@ class FakeView implements ChainView {
       ),
     );
     return res;
+  }
+  p2pkScript(keyHash: Uint8Array): Uint8Array | undefined {
+    for (const b of this.blocks) {
+      for (const t of b.txs) {
+        for (const o of t.vout) {
+          const key = p2pkKey(o.script);
+          if (key !== null && H(hash160(key)) === H(keyHash)) return o.script;
+        }
+      }
+    }
+    return undefined;
   }
   mempoolByFeeRate(): readonly string[] {
     return this.mempool.map((m) => m.tx.txid);
@@ -694,6 +706,16 @@ describe('address utxo', () => {
     ]);
     expect(utxoRecords(view, addrB, q('type=P2PKH'))[0]).not.toHaveProperty('type');
     expect(utxoRecords(view, addrB, q('type=PUBKEY'))).toEqual([]);
+  });
+
+  it('a P2PKH address also gets the P2PK outputs of its key unless it asks type=P2PKH (the server\'s p2pk map)', () => {
+    // tx2 pays keyC directly (P2PK); nothing pays C's P2PKH script.
+    const addrC = encodeBase58(0x6f, hash160(keyC));
+    const p2pkEntry = { txId: tx2.txid, vOut: 2, block: 1, txIndex: 2, amount: 500_000_000 };
+    expect(utxoRecords(view, addrC, q())).toEqual([{ ...p2pkEntry, type: 'PUBKEY' }]);
+    expect(utxoRecords(view, addrC, q('type=PUBKEY'))).toEqual([p2pkEntry]);
+    expect(utxoRecords(view, addrC, q('type=P2PKH'))).toEqual([]);
+    expect(utxoRecords(view, addrC, q('type=other'))).toEqual([{ ...p2pkEntry, type: 'PUBKEY' }]); // unknown values are ignored
   });
 
   it('excludes spent (also mempool-spent) and unconfirmed outputs', () => {

@@ -217,6 +217,40 @@ describe('replies match the devnet chain', () => {
   });
 });
 
+describe('P2PKH addresses and the P2PK outputs of their key', () => {
+  it('a P2PKH address gets only the outputs paying its own script (asked with type=P2PKH), not those paying its key directly', async () => {
+    const address = await rpc.call<string>('getnewaddress', ['p2pk test', 'legacy'], 'watch');
+    expect(address).toMatch(/^[mn]/);
+    const { pubkey } = await rpc.call<{ pubkey: string }>('getaddressinfo', [address], 'watch');
+    await rpc.call('sendtoaddress', [address, 0.25], 'miner');
+    // A block whose coinbase pays the key directly: <pubkey> OP_CHECKSIG.
+    const p2pk = Uint8Array.from(Buffer.from(`21${pubkey}ac`, 'hex'));
+    devnet.node.mine(1, p2pk);
+    const coinbase = devnet.node.chain.blockAt(devnet.node.chain.tipHeight())!.txs[0]!;
+    // The index offers both when asked without `type` (so this test can fail):
+    const raw = (await (await fetch(`${devnet.indexUrl}/v1/blockchain/address/utxo/${address}`)).json()) as { data: Array<{ txId: string; type: string }> };
+    expect(raw.data.map((e) => e.type).sort()).toEqual(['P2PKH', 'PUBKEY']);
+    expect(raw.data.find((e) => e.type === 'PUBKEY')!.txId).toBe(coinbase.txid);
+
+    const proxy = await startProxy(devnet.indexUrl);
+    try {
+      const c = new IndexClient({ url: proxy.url });
+      clients.push(c);
+      const got = await c.addressUtxo(address);
+      expect(proxy.arrivals.map((a) => a.path)).toEqual([`/v1/blockchain/address/utxo/${address}?limit=5000&page=1&type=P2PKH`]);
+      const want = devnet.node.chain.unspentForScript(devnet.node.scriptFor(address));
+      expect(got.map((u) => `${u.txId}:${u.vOut}:${u.amount}`)).toEqual(want.map((o) => `${o.txid}:${o.vout}:${o.value}`));
+      expect(got.map((u) => u.amount)).toEqual([25_000_000n]);
+      // Other kinds of address are asked without `type`.
+      const bech = await rpc.call<string>('getnewaddress', [], 'watch');
+      await c.addressUtxo(bech);
+      expect(proxy.arrivals.at(-1)!.path).toBe(`/v1/blockchain/address/utxo/${bech}?limit=5000&page=1`);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('not found and invalid', () => {
   it('unknown transaction, block beyond the tip, unknown block hash → index.not_found', async () => {
     const c = client();
@@ -443,6 +477,23 @@ describe('replies the devnet does not produce (scripted server)', () => {
       clients.push(c);
       expect(await c.addressUtxo(ADDRESS)).toEqual([]);
       expect(c.stats).toMatchObject({ requests: 2, retries: 1, rateLimited: 1 });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a server that ignores type=P2PKH: its "PUBKEY" entries are dropped, paging still counts them', async () => {
+    const p2pkh = 'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn'; // a regtest P2PKH address
+    const entry = (vOut: number, type: string): string => `{"txId": "${'ab'.repeat(32)}", "vOut": ${vOut}, "block": 5, "txIndex": 1, "amount": 1000, "type": "${type}"}`;
+    const s = await scripted([
+      { status: 200, body: `{"data": [${entry(0, 'P2PKH')}, ${entry(1, 'PUBKEY')}], "time": 0.0}` },
+      { status: 200, body: `{"data": [${entry(2, 'PUBKEY')}], "time": 0.0}` },
+    ]);
+    try {
+      const c = new IndexClient({ url: s.url, utxoPageSize: 2 });
+      clients.push(c);
+      expect((await c.addressUtxo(p2pkh)).map((u) => [u.vOut, u.type])).toEqual([[0, 'P2PKH']]);
+      expect(s.hits()).toBe(2); // a full page of 2 (one of them PUBKEY) asks for the next
     } finally {
       await s.close();
     }

@@ -196,6 +196,23 @@ describe('reconciliation with an index that lags the node', () => {
     expect(summary.utxoLookups).toBe(0);
     expect(summary.snapshotId).toBe(before);
   });
+
+  it('a P2PKH address whose key is also paid directly (P2PK): the balance is what paid the address, as the node counts it', async () => {
+    const address = await rpc.call<string>('getnewaddress', ['legacy', 'legacy'], 'watch');
+    const { pubkey } = await rpc.call<{ pubkey: string }>('getaddressinfo', [address], 'watch');
+    await rpc.call('sendtoaddress', [address, 0.15], 'miner');
+    devnet.node.mine(1, Uint8Array.from(Buffer.from(`21${pubkey}ac`, 'hex'))); // the coinbase pays <pubkey> OP_CHECKSIG
+    await catchUp();
+    // The following index, like the real server, lists the key's P2PK output for the address when not told the type.
+    const raw = (await (await fetch(`${follower.indexUrl}/v1/blockchain/address/utxo/${address}`)).json()) as { data: Array<{ type: string }> };
+    expect(raw.data.map((e) => e.type).sort()).toEqual(['P2PKH', 'PUBKEY']);
+    await ok('watch:refresh');
+    expect((await rows()).get(address)).toMatchObject({ receivedSats: '15000000', balanceSats: '15000000', utxoCount: 1 });
+    expect((await nodeUnspent()).get(address)).toBe(15_000_000n);
+    expect(await issues()).toEqual([]);
+    // In agreement, so it is not asked again and again.
+    expect((await ok<{ utxoLookups: number }>('watch:refresh')).utxoLookups).toBe(0);
+  });
 });
 
 describe('without the node\'s unspent outputs (checkSpends off), a receive the index had not reached is looked up again', () => {

@@ -10,6 +10,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { AppError } from '../../../shared/errors';
+import { decodeBase58Check } from '../../../shared/bitcoin/address';
 import { hostLabel, httpRequest, isLoopbackHost, sleep, type HttpResponse } from '../net/http';
 import type { IndexBlock, IndexTransaction, IndexUtxo } from './types';
 import {
@@ -191,6 +192,11 @@ export class IndexClient {
    * entries means there may be more: the next page is fetched until a shorter one. Outputs spent by
    * a mempool tx are not listed (the server drops them after paging, so a page can also come back
    * short when such outputs were on it; they are spent anyway).
+   * Only outputs paying the address's own script: asked without `type`, the server adds to a P2PKH
+   * address the outputs paying its key directly (P2PK). Those are not payments to the address —
+   * Core's wallet never counts them for it, nor do Electrum-protocol wallets (by script hash) — and
+   * would leave the balance above what the node says was received. So a P2PKH address is asked
+   * with `type=P2PKH`, and a "PUBKEY" entry from a server that ignores the parameter is dropped.
    */
   async addressUtxo(address: string, opts: CallOptions = {}): Promise<IndexUtxo[]> {
     if (typeof address !== 'string' || !/^[A-Za-z0-9]{14,100}$/.test(address)) {
@@ -198,11 +204,13 @@ export class IndexClient {
     }
     const all: IndexUtxo[] = [];
     const seen = new Set<string>();
+    const typeParam = isP2pkhAddress(address) ? '&type=P2PKH' : '';
     for (let page = 1; ; page++) {
-      const query = `?limit=${this.utxoPageSize}&page=${page}`;
+      const query = `?limit=${this.utxoPageSize}&page=${page}${typeParam}`;
       const ep = this.endpoint('address', address, `address/utxo/${encodeURIComponent(address)}`, query);
       const list = await this.call(ep, opts, parseUtxoReply);
       for (const u of list) {
+        if (u.type === 'PUBKEY') continue;
         const k = `${u.txId}:${u.vOut}`;
         if (!seen.has(k)) {
           seen.add(k);
@@ -481,6 +489,13 @@ function enqueue(queue: Waiter[], signal: AbortSignal | undefined): Promise<void
     queue.push(waiter);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** A base58 P2PKH address (version byte 0x00 on mainnet, 0x6f on the test networks). */
+function isP2pkhAddress(address: string): boolean {
+  if (!/^[1mn]/.test(address)) return false; // no other kind of address starts so
+  const payload = decodeBase58Check(address, 21);
+  return payload !== null && payload.length === 21 && (payload[0] === 0x00 || payload[0] === 0x6f);
 }
 
 /** Concurrency cap: `limit` holders at once, the rest wait in FIFO order. */

@@ -271,6 +271,6 @@ export interface IndexUtxo {
   /** Position of the creating tx in its block. */
   txIndex: number;
   amount: bigint;
-  /** "P2PKH" / "PUBKEY" for P2PKH addresses (spec §6); null when absent. */
+  /** "P2PKH" / "PUBKEY" when the server labels the entries of a P2PKH address (spec §6); null when absent. addressUtxo returns no "PUBKEY" entry. */
   type: string | null;
 }
