@@ -499,6 +499,43 @@ describe('replies the devnet does not produce (scripted server)', () => {
     }
   });
 
+  it('a short page of 100+ entries is followed by the next (the server drops mempool-spent outputs after paging); a repeated page ends the list', async () => {
+    const address = 'bcrt1qexampleexampleexample';
+    const entries = (from: number, n: number): string =>
+      Array.from({ length: n }, (_, i) => `{"txId": "${'cd'.repeat(32)}", "vOut": ${from + i}, "block": 7, "txIndex": 2, "amount": 546}`).join(', ');
+    const page = (from: number, n: number) => ({ status: 200, body: `{"data": [${entries(from, n)}], "time": 0.0}` });
+    // limit 200: page 1 lost 50 entries to mempool spends (150 left), page 2 has 10 more.
+    let s = await scripted([page(0, 150), page(200, 10)]);
+    try {
+      const c = new IndexClient({ url: s.url, utxoPageSize: 200 });
+      clients.push(c);
+      expect((await c.addressUtxo(address)).map((u) => u.vOut)).toEqual([...Array.from({ length: 150 }, (_, i) => i), ...Array.from({ length: 10 }, (_, i) => 200 + i)]);
+      expect(s.hits()).toBe(2);
+    } finally {
+      await s.close();
+    }
+    // Fewer than 100 entries on a page that is not full: the last page, no further request.
+    s = await scripted([page(0, 99), page(200, 10)]);
+    try {
+      const c = new IndexClient({ url: s.url, utxoPageSize: 200 });
+      clients.push(c);
+      expect(await c.addressUtxo(address)).toHaveLength(99);
+      expect(s.hits()).toBe(1);
+    } finally {
+      await s.close();
+    }
+    // A server that ignores `page` and sends the same full page every time: stops at the first repeat.
+    s = await scripted([page(0, 200)]);
+    try {
+      const c = new IndexClient({ url: s.url, utxoPageSize: 200 });
+      clients.push(c);
+      expect(await c.addressUtxo(address)).toHaveLength(200);
+      expect(s.hits()).toBe(2);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('504 is retried; 200 with an HTML page and 400 without a bitaps body are not', async () => {
     const s = await scripted([{ status: 504, headers: { 'Content-Type': 'text/html' }, body: '<html><title>504 Gateway Time-out</title></html>' }, OK_UTXO]);
     try {

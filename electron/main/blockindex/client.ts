@@ -188,10 +188,13 @@ export class IndexClient {
   }
 
   /**
-   * Confirmed unspent outputs of one address (spec §6), all pages. A page with `utxoPageSize`
-   * entries means there may be more: the next page is fetched until a shorter one. Outputs spent by
-   * a mempool tx are not listed (the server drops them after paging, so a page can also come back
-   * short when such outputs were on it; they are spent anyway).
+   * Confirmed unspent outputs of one address (spec §6), all pages. Outputs spent by a mempool tx
+   * are not listed, and the server drops them AFTER paging: a page can come back short while later
+   * pages still have entries. So a page is followed by the next one when it is full, and also when
+   * it holds at least {@link SHORT_PAGE_PROBE} entries (one more request, for an address that has
+   * that many outputs anyway, and usually answered empty). A shorter page ends the list: a later
+   * page could then exist only if more than `utxoPageSize − SHORT_PAGE_PROBE` outputs of this page
+   * were being spent in the mempool at once, and a refresh after those spends confirm sees the rest.
    * Only outputs paying the address's own script: asked without `type`, the server adds to a P2PKH
    * address the outputs paying its key directly (P2PK). Those are not payments to the address —
    * Core's wallet never counts them for it, nor do Electrum-protocol wallets (by script hash) — and
@@ -209,15 +212,16 @@ export class IndexClient {
       const query = `?limit=${this.utxoPageSize}&page=${page}${typeParam}`;
       const ep = this.endpoint('address', address, `address/utxo/${encodeURIComponent(address)}`, query);
       const list = await this.call(ep, opts, parseUtxoReply);
+      let fresh = 0;
       for (const u of list) {
-        if (u.type === 'PUBKEY') continue;
         const k = `${u.txId}:${u.vOut}`;
-        if (!seen.has(k)) {
-          seen.add(k);
-          all.push(u);
-        }
+        if (seen.has(k)) continue;
+        seen.add(k);
+        fresh++;
+        if (u.type !== 'PUBKEY') all.push(u);
       }
-      if (list.length < this.utxoPageSize) return all;
+      // A page with nothing new: the server (or a proxy) ignores `page`; asking on would never end.
+      if (list.length < Math.min(this.utxoPageSize, SHORT_PAGE_PROBE) || fresh === 0) return all;
     }
   }
 
@@ -490,6 +494,9 @@ function enqueue(queue: Waiter[], signal: AbortSignal | undefined): Promise<void
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** Entries from which a short `address/utxo` page is still followed by the next page (see addressUtxo). */
+const SHORT_PAGE_PROBE = 100;
 
 /** A base58 P2PKH address (version byte 0x00 on mainnet, 0x6f on the test networks). */
 function isP2pkhAddress(address: string): boolean {
