@@ -536,6 +536,24 @@ describe('replies the devnet does not produce (scripted server)', () => {
     }
   });
 
+  it('a transaction the server marks invalid (it lost a double spend) → index.not_found saying so, not a bad reply', async () => {
+    // The devnet's record of a real transaction, turned into what the server sends once it was double-spent (spec §3.4).
+    const txid = devnet.node.chain.blockAt(2)!.txs[0]!.txid;
+    const real = (await (await fetch(`${devnet.indexUrl}/v1/blockchain/transaction/${txid}`)).json()) as { data: Record<string, unknown> };
+    const { blockHash: _h, blockHeight: _bh, blockIndex: _bi, blockTime: _bt, adjustedTimestamp: _at, confirmations: _c, ...rest } = real.data;
+    const body = JSON.stringify({ data: { ...rest, valid: false, conflict: { doublespend: ['ef'.repeat(32)] } }, time: 0.001 });
+    const s = await scripted([{ status: 200, body }]);
+    try {
+      const c = new IndexClient({ url: s.url });
+      clients.push(c);
+      const e = await expectCode(c.transaction(txid), 'index.not_found');
+      expect(e.message).toBe(`The index marks transaction ${txid} invalid: it lost a double spend, so it is in neither the chain nor the mempool.`);
+      expect(s.hits()).toBe(1);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('504 is retried; 200 with an HTML page and 400 without a bitaps body are not', async () => {
     const s = await scripted([{ status: 504, headers: { 'Content-Type': 'text/html' }, body: '<html><title>504 Gateway Time-out</title></html>' }, OK_UTXO]);
     try {

@@ -381,8 +381,19 @@ export function parseBlockReply(body: string, endpoint: string): IndexBlock {
   return validateBlock(envelopeData(parseJson(body, endpoint), endpoint), endpoint);
 }
 
+/**
+ * A record the server marks `"valid": false` is a transaction that lost a double spend: its block
+ * fields are absent and it is in neither the chain nor the mempool (spec §3.4). The wallet treats it
+ * as gone: `index.not_found`, saying why, instead of a reply that fails the record's shape.
+ */
 export function parseTransactionReply(body: string, endpoint: string): IndexTransaction {
-  return validateTransaction(envelopeData(parseJson(body, endpoint), endpoint), endpoint);
+  const data = envelopeData(parseJson(body, endpoint), endpoint);
+  if (typeof data === 'object' && data !== null && (data as Obj).valid === false) {
+    const txid = (data as Obj).txId;
+    const which = typeof txid === 'string' && /^[0-9a-f]{64}$/i.test(txid) ? `transaction ${txid.toLowerCase()}` : 'this transaction';
+    throw new AppError('index.not_found', `The index marks ${which} invalid: it lost a double spend, so it is in neither the chain nor the mempool.`, { endpoint, status: 200 });
+  }
+  return validateTransaction(data, endpoint);
 }
 
 export function parseUtxoReply(body: string, endpoint: string): IndexUtxo[] {
