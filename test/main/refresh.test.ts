@@ -241,6 +241,9 @@ describe('RefreshEngine on devnet demo', () => {
     expect(cold.previousId).toBeNull();
     expect(cold.counts).toMatchObject({ addresses: all, nodeAddresses: node.size, userAddresses: 2, infosFetched: all, infoErrors: 0, utxoLookups: all, utxoFailures: 0, carriedForward: 0 });
     expect(rpc.n('listreceivedbyaddress')).toBe(1);
+    // Named and without include_watchonly, as the spec's client rule asks: a node from after v30
+    // that dropped that argument would read a positional `true` in its place as the address filter.
+    expect(rpc.params.get('listreceivedbyaddress')).toEqual({ minconf: 0, include_empty: true });
     expect(rpc.n('getwalletinfo')).toBe(1);
     expect(rpc.n('listunspent')).toBe(1);
     expect(cold.spendCheck).toBe('listunspent');

@@ -7,12 +7,15 @@ import type { RefreshIndex, RefreshRpc } from '../../electron/main/refresh/engin
 
 export class CountingRpc implements RefreshRpc {
   readonly counts = new Map<string, number>();
+  /** The params of the latest `call` of each method. */
+  readonly params = new Map<string, unknown[] | Record<string, unknown> | undefined>();
   constructor(readonly inner: RpcClient) {}
   #count(method: string): void {
     this.counts.set(method, (this.counts.get(method) ?? 0) + 1);
   }
   call<T = unknown>(method: string, params?: unknown[] | Record<string, unknown>, opts?: CallOptions): Promise<T> {
     this.#count(method);
+    this.params.set(method, params);
     return this.inner.call<T>(method, params, opts);
   }
   batch<T = unknown>(calls: { method: string; params?: unknown[] | Record<string, unknown> }[], opts?: { wallet?: boolean; signal?: AbortSignal; timeoutMs?: number }): Promise<Array<BatchEntry<T>>> {

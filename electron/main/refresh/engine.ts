@@ -217,6 +217,9 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** listreceivedbyaddress's arguments: every address of the wallet, unconfirmed receives and empty addresses included. */
+export const LIST_RECEIVED_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({ minconf: 0, include_empty: true });
+
 /** listreceivedbyaddress → records (shape checked; amounts exact). */
 function parseReceived(reply: unknown): ReceivedRecord[] {
   if (!Array.isArray(reply)) throw new AppError('rpc.bad_reply', 'The node answered listreceivedbyaddress with something other than a list.');
@@ -464,7 +467,9 @@ export class RefreshEngine {
       const prevFetch = prev === null ? new Map<string, AddressFetch>() : this.#store.fetchStates(prev.id);
       const [walletState, receivedReply] = await Promise.all([
         this.#checkSpends ? this.#walletState(callOpts) : Promise.resolve(null),
-        this.#rpc.call('listreceivedbyaddress', [0, true, true], callOpts),
+        // Named, without include_watchonly (no effect on descriptor wallets; removed after v30, which
+        // shifts the positions of the arguments after it): valid in every Core variant (spec §7).
+        this.#rpc.call('listreceivedbyaddress', LIST_RECEIVED_PARAMS, callOpts),
       ]);
       const received = parseReceived(receivedReply);
       let handled = received.length;
