@@ -68,8 +68,9 @@ const GROUPS: { id: string; title: string; keys: Record<string, Known> }[] = [
     id: 'wallet',
     title: 'In the node’s wallet',
     keys: {
-      ismine: { label: 'Spendable by the wallet', hint: 'ismine' },
-      iswatchonly: { label: 'Watch-only', hint: 'iswatchonly' },
+      // A descriptor wallet says ismine:true for its scripts with private keys disabled too (spec §4).
+      ismine: { label: 'Belongs to the wallet', hint: 'ismine: one of the wallet’s scripts; says nothing of whether it holds the private keys' },
+      iswatchonly: { label: 'Imported watch-only', hint: 'iswatchonly: legacy-wallet imports only; always false from Core v30' },
       solvable: { label: 'Solvable', hint: 'solvable: the wallet knows how to sign for it, given the keys' },
       ischange: { label: 'Change address', hint: 'ischange' },
       labels: { label: 'Labels', hint: 'labels' },
