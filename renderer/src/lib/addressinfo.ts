@@ -29,7 +29,7 @@ const GROUPS: { id: string; title: string; keys: Record<string, Known> }[] = [
     title: 'Type & script',
     keys: {
       scriptPubKey: { label: 'scriptPubKey', mono: true },
-      script: { label: 'Script type', mono: true },
+      script: { label: 'Redeem / witness script type', mono: true, hint: 'script: the type of the script this address pays to (P2SH and P2WSH only)' },
       isscript: { label: 'Pays to a script', hint: 'isscript' },
       iswitness: { label: 'Segwit', hint: 'iswitness' },
       witness_version: { label: 'Witness version', mono: true },
