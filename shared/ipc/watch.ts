@@ -115,7 +115,10 @@ export interface TxIoView {
   /** Inputs: the spent outpoint; outputs: null. */
   outpoint: string | null;
   scriptType: string;
+  /** The address is watched and this output pays its script (not a P2PK output of its key). */
   watched: boolean;
+  /** Outputs: the transactions spending it, as the index lists them (mempool spenders first; [] = unspent). Inputs: null. */
+  spentBy: Array<{ txid: string; vin: number }> | null;
 }
 
 export interface TransactionView {

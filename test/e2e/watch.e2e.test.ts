@@ -84,6 +84,20 @@ describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` —
     await page.goto(`${rig.web.bridge.origin}/#/tx/${txid}`);
     await page.waitForSelector('[data-testid="tx-merkle"][data-valid="true"]', { timeout: 30_000 });
     await rig.screenshot('23-transaction');
+    // The output holding the UTXO is unspent; the input's outpoint leads to the previous
+    // transaction, whose output links back here as its spender.
+    const watchedOut = page.locator(`[data-testid="tx-output"][data-address="${funded.address}"]`).first();
+    expect(await watchedOut.getByTestId('tx-output-spent').getAttribute('data-spent')).toBe('no');
+    await expect.poll(() => watchedOut.getByTestId('tx-output-spent').innerText()).toBe('unspent');
+    const outpoint = page.getByTestId('tx-input-outpoint').first();
+    expect(await outpoint.count(), 'the demo UTXO comes from a transaction with inputs, not a coinbase').toBe(1);
+    await outpoint.click();
+    await page.waitForSelector(`[data-testid="tx-view"]:not([data-txid="${txid}"])`);
+    const backLink = page.locator(`[data-testid="tx-output-spent"] a[href$="/tx/${txid}"]`).first();
+    await backLink.waitFor();
+    await rig.screenshot('23-transaction-spent-by');
+    await backLink.click();
+    await page.waitForSelector(`[data-testid="tx-view"][data-txid="${txid}"]`);
   });
 
   it('history shows the chart and what changed', async () => {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, startFollower, type Devnet, type RunningFollower } from '../../devnet/index';
 import type { SpyglassApp } from '../../electron/main/app';
-import type { BalanceRowView, ConnectionState, ReconcileIssue, WatchOverview } from '../../shared/ipc/contract';
+import type { BalanceRowView, ConnectionState, ReconcileIssue, TransactionView, WatchOverview } from '../../shared/ipc/contract';
 import { balanceRows } from '../../shared/ipc/balance-columns';
 import { RpcClient } from '../../electron/main/rpc/client';
 import { IndexClient } from '../../electron/main/blockindex/client';
@@ -201,7 +201,7 @@ describe('reconciliation with an index that lags the node', () => {
     const address = await rpc.call<string>('getnewaddress', ['legacy', 'legacy'], 'watch');
     const { pubkey } = await rpc.call<{ pubkey: string }>('getaddressinfo', [address], 'watch');
     await rpc.call('sendtoaddress', [address, 0.15], 'miner');
-    devnet.node.mine(1, Uint8Array.from(Buffer.from(`21${pubkey}ac`, 'hex'))); // the coinbase pays <pubkey> OP_CHECKSIG
+    const [blockHash] = devnet.node.mine(1, Uint8Array.from(Buffer.from(`21${pubkey}ac`, 'hex'))); // the coinbase pays <pubkey> OP_CHECKSIG
     await catchUp();
     // The following index, like the real server, lists the key's P2PK output for the address when not told the type.
     const raw = (await (await fetch(`${follower.indexUrl}/v1/blockchain/address/utxo/${address}`)).json()) as { data: Array<{ type: string }> };
@@ -212,6 +212,9 @@ describe('reconciliation with an index that lags the node', () => {
     expect(await issues()).toEqual([]);
     // In agreement, so it is not asked again and again.
     expect((await ok<{ utxoLookups: number }>('watch:refresh')).utxoLookups).toBe(0);
+    // The coinbase's P2PK output: the index names it by the address, the transaction view does not call it watched.
+    const coinbase = await ok<TransactionView>('watch:transaction', { txid: devnet.node.chain.blockByHash(blockHash!)!.txs[0]!.txid });
+    expect(coinbase.outputs[0]).toMatchObject({ address, scriptType: 'PUBKEY', watched: false, spentBy: [] });
   });
 });
 

@@ -92,6 +92,16 @@ describe('watch channels', () => {
       const outSum = tx.outputs.reduce((a, i) => a + BigInt(i.amountSats), 0n);
       expect(BigInt(tx.feeSats!)).toBe(inSum - outSum);
     }
+    // Spenders: the UTXO's output is unspent; every output lists what the chain says spends it.
+    expect(tx.outputs[d.utxos[0]!.vout]!.spentBy).toEqual([]);
+    expect(tx.inputs.every((i) => i.spentBy === null)).toBe(true);
+    tx.outputs.forEach((out, n) => expect(out.spentBy, `output ${n}`).toEqual(devnet.node.chain.spenders(tx.txid, n).map((x) => ({ txid: x.txid, vin: x.vin }))));
+    if (!tx.coinbase) {
+      // The transaction it spends from lists it as the spender of that output.
+      const [prevTxid, prevVout] = tx.inputs[0]!.outpoint!.split(':') as [string, string];
+      const prev = await ok<TransactionView>('watch:transaction', { txid: prevTxid });
+      expect(prev.outputs[Number(prevVout)]!.spentBy).toContainEqual({ txid: tx.txid, vin: 0 });
+    }
   });
 
   it('adding addresses: an invalid line adds nothing; a valid list adds them with CSV labels', async () => {

@@ -218,16 +218,27 @@ export class WatchService {
     const pid = this.requireProfileId();
     const conn = this.connected();
     const engine = this.engineFor(conn);
-    const { tx } = await engine.transaction(txid);
-    const watched = new Set(this.deps.repo.listAddresses(pid, { includeHidden: true }).map((a) => a.address));
+    // Asked afresh (not from the cache of confirmed records): the outputs' spenders change over time.
+    const { tx } = await engine.transaction(txid, { refresh: true });
+    const watchedSet = new Set(this.deps.repo.listAddresses(pid, { includeHidden: true }).map((a) => a.address));
+    // The index gives a P2PK output the P2PKH address of its key; it does not pay that address (see IndexClient.addressUtxo).
+    const watched = (address: string | null, type: string | null): boolean => address !== null && type !== 'PUBKEY' && watchedSet.has(address);
     const inputs: TxIoView[] = tx.vIn.map((i) => ({
       address: i.address,
       amountSats: s(i.amount ?? 0n),
       outpoint: i.coinbase ? null : `${i.txId}:${i.vOut}`,
       scriptType: i.coinbase ? 'coinbase' : (i.type ?? 'unknown'),
-      watched: i.address !== null && watched.has(i.address),
+      watched: watched(i.address, i.type),
+      spentBy: null,
     }));
-    const outputs: TxIoView[] = tx.vOut.map((o) => ({ address: o.address, amountSats: s(o.value), outpoint: null, scriptType: o.type, watched: o.address !== null && watched.has(o.address) }));
+    const outputs: TxIoView[] = tx.vOut.map((o) => ({
+      address: o.address,
+      amountSats: s(o.value),
+      outpoint: null,
+      scriptType: o.type,
+      watched: watched(o.address, o.type),
+      spentBy: o.spent.map((x) => ({ txid: x.txId, vin: x.vIn })),
+    }));
     let merkle: TransactionView['merkle'] = { checked: false, valid: false, root: null, message: 'Unconfirmed: not in a block yet.' };
     let confirmations = 0;
     if (tx.blockHash !== null && tx.blockHeight !== null) {
