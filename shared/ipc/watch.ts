@@ -136,6 +136,11 @@ export interface TransactionView {
   coinbase: boolean;
   /** The transaction's merkleProof checked against the merkle root of its block header from the index. */
   merkle: { checked: boolean; valid: boolean; root: string | null; message: string };
+  /**
+   * Whether the user's node has the index's block at that height (getblockhash): with a valid merkle
+   * proof, 'same' means the transaction is in the node's own chain. Null while unconfirmed.
+   */
+  nodeBlock: { state: 'same' | 'different' | 'missing' | 'unknown'; message: string } | null;
   label: string | null;
 }
 

@@ -83,6 +83,7 @@ describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` —
     const txid = detail.ok ? (detail.value as { utxos: { txid: string }[] }).utxos[0]!.txid : '';
     await page.goto(`${rig.web.bridge.origin}/#/tx/${txid}`);
     await page.waitForSelector('[data-testid="tx-merkle"][data-valid="true"]', { timeout: 30_000 });
+    expect(await page.getByTestId('tx-node-block').getAttribute('data-state')).toBe('same');
     await rig.screenshot('23-transaction');
     // The output holding the UTXO is unspent; the input's outpoint leads to the previous
     // transaction, whose output links back here as its spender.

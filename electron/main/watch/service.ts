@@ -1,7 +1,7 @@
 // Watch-only tracking behind the `watch:*` and `labels:*` channels: the refresh engine of the active
 // connection, the snapshot store, labels (BIP329) and the views the screens show. Reads work from the
 // latest snapshot with no network ("offline — as of …"); refreshes need the node and the index.
-import { AppError } from '../../../shared/errors';
+import { AppError, isAppError } from '../../../shared/errors';
 import type {
   AddAddressesResult,
   AddressDetailView,
@@ -27,6 +27,7 @@ import { emptyBalanceColumns } from '../../../shared/ipc/balance-columns';
 import { RefreshEngine } from '../refresh/engine';
 import type { Logger } from '../log';
 import type { ActiveConnection, Services } from '../services';
+import type { NodeRpc } from '../connection';
 import type { OverviewQuery } from '../store/overview';
 import type { Label, Snapshot, UtxoRow, WatchRepository } from '../store/watch';
 import { addressType } from './address-type';
@@ -66,6 +67,29 @@ function snapshotView(snap: Snapshot): SnapshotView {
 }
 
 /** Fee rate in sat/vB with two decimals, computed in integers. */
+/**
+ * Does the node have block `hash` at `height`? Asked with getblockhash; a node that cannot answer
+ * does not fail the transaction view: the state says so.
+ */
+export async function nodeBlockCheck(rpc: Pick<NodeRpc, 'call'>, height: number, hash: string): Promise<NonNullable<TransactionView['nodeBlock']>> {
+  let nodeHash: string;
+  try {
+    nodeHash = await rpc.call<string>('getblockhash', [height]);
+  } catch (e) {
+    if (isAppError(e) && e.code === 'rpc.error' && e.detail?.coreCode === -8) {
+      return { state: 'missing', message: `Your node has no block at height ${height} yet: it is behind the index, so it cannot vouch for this block.` };
+    }
+    return { state: 'unknown', message: `Your node could not be asked for its block at height ${height}: ${isAppError(e) ? e.message : 'unexpected error'}` };
+  }
+  if (typeof nodeHash === 'string' && nodeHash.toLowerCase() === hash.toLowerCase()) {
+    return { state: 'same', message: `Your node has this block at height ${height}: the transaction is in your node's chain.` };
+  }
+  return {
+    state: 'different',
+    message: `Your node has another block at height ${height} (${String(nodeHash)}). The index's block is not in your node's chain — a stale branch or another chain — so do not count this transaction as confirmed.`,
+  };
+}
+
 export function feeRateText(feeSats: bigint, vsize: number): string {
   if (vsize <= 0) return '0.00';
   const hundredths = (feeSats * 100n * 2n + BigInt(vsize)) / (2n * BigInt(vsize)); // rounded half up
@@ -241,8 +265,10 @@ export class WatchService {
     }));
     let merkle: TransactionView['merkle'] = { checked: false, valid: false, root: null, message: 'Unconfirmed: not in a block yet.' };
     let confirmations = 0;
+    let nodeBlock: TransactionView['nodeBlock'] = null;
     if (tx.blockHash !== null && tx.blockHeight !== null) {
-      const block = await conn.index.block(tx.blockHash);
+      const [block, nodeCheck] = await Promise.all([conn.index.block(tx.blockHash), nodeBlockCheck(conn.rpc, tx.blockHeight, tx.blockHash)]);
+      nodeBlock = nodeCheck;
       confirmations = block.confirmations;
       if (tx.merkleProof === null || tx.blockIndex === null) {
         merkle = { checked: false, valid: false, root: block.merkleRoot, message: 'The index sent no merkle proof for this transaction.' };
@@ -264,6 +290,7 @@ export class WatchService {
       rbf: tx.rbf,
       coinbase: tx.coinbase,
       merkle,
+      nodeBlock,
       label: this.deps.repo.getLabel(pid, 'tx', tx.txId)?.label ?? null,
     };
   }
