@@ -218,7 +218,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** listreceivedbyaddress's arguments: every address of the wallet, unconfirmed receives and empty addresses included. */
-export const LIST_RECEIVED_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({ minconf: 0, include_empty: true });
+const LIST_RECEIVED_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({ minconf: 0, include_empty: true });
 
 /** listreceivedbyaddress → records (shape checked; amounts exact). */
 function parseReceived(reply: unknown): ReceivedRecord[] {

@@ -66,7 +66,6 @@ function snapshotView(snap: Snapshot): SnapshotView {
   };
 }
 
-/** Fee rate in sat/vB with two decimals, computed in integers. */
 /**
  * Does the node have block `hash` at `height`? Asked with getblockhash; a node that cannot answer
  * does not fail the transaction view: the state says so.
@@ -90,6 +89,7 @@ export async function nodeBlockCheck(rpc: Pick<NodeRpc, 'call'>, height: number,
   };
 }
 
+/** Fee rate in sat/vB with two decimals, computed in integers. */
 export function feeRateText(feeSats: bigint, vsize: number): string {
   if (vsize <= 0) return '0.00';
   const hundredths = (feeSats * 100n * 2n + BigInt(vsize)) / (2n * BigInt(vsize)); // rounded half up
