@@ -216,6 +216,32 @@ describe('reconciliation with an index that lags the node', () => {
     const coinbase = await ok<TransactionView>('watch:transaction', { txid: devnet.node.chain.blockByHash(blockHash!)!.txs[0]!.txid });
     expect(coinbase.outputs[0]).toMatchObject({ address, scriptType: 'PUBKEY', watched: false, spentBy: [] });
   });
+
+  it('an address the index does not serve (pay-to-anchor): the lookup fails, Reconcile says why, the rest of the refresh stands', async () => {
+    const anchor = 'bcrt1pfeesnyr2tx'; // P2A on regtest: valid for the node, not one of the kinds a bitaps index accepts
+    const added = await ok<{ added: number; errors: unknown[] }>('watch:add', { text: anchor });
+    expect(added).toMatchObject({ added: 1, errors: [] });
+    try {
+      await ok('watch:refresh');
+      expect((await ok<WatchOverview>('watch:overview')).snapshot!.status).toBe('partial');
+      const row = (await rows()).get(anchor)!;
+      expect(row).toMatchObject({ source: 'user', fetchState: 'failed', balanceSats: '0', fetchedAt: null });
+      expect(await issues()).toEqual([
+        {
+          kind: 'fetch-failed',
+          address: anchor,
+          message: 'The index does not accept this address (a bitaps-style index serves P2PKH, P2SH, P2WPKH, P2WSH and P2TR addresses); no balance is known for it.',
+        },
+      ]);
+      // Every other address still agrees with the node.
+      const node = await nodeUnspent();
+      for (const r of (await rows()).values()) if (r.address !== anchor) expect(BigInt(r.balanceSats), r.address).toBe(node.get(r.address) ?? 0n);
+    } finally {
+      await ok('watch:remove', { address: anchor });
+    }
+    await ok('watch:refresh');
+    expect(await issues()).toEqual([]);
+  });
 });
 
 describe('without the node\'s unspent outputs (checkSpends off), a receive the index had not reached is looked up again', () => {

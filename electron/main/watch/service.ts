@@ -355,7 +355,12 @@ export class WatchService {
     }
     for (const r of this.deps.repo.balances(pid, snap.id)) {
       if (r.fetchState === 'failed') {
-        issues.push({ kind: 'fetch-failed', address: r.address, message: `The index refused the UTXO lookup for this address (${r.errorCode ?? 'error'}); the balance shown is from an earlier refresh.` });
+        const why =
+          r.errorCode === 'index.invalid'
+            ? 'The index does not accept this address (a bitaps-style index serves P2PKH, P2SH, P2WPKH, P2WSH and P2TR addresses)'
+            : `The index refused the UTXO lookup for this address (${r.errorCode ?? 'error'})`;
+        const held = r.fetchedAt === null ? 'no balance is known for it' : `the balance shown is from its lookup of ${r.fetchedAt}`;
+        issues.push({ kind: 'fetch-failed', address: r.address, message: `${why}; ${held}.` });
         continue;
       }
       if (r.nodeUnspentSats !== null && r.nodeUnspentSats !== r.balanceSats) {
