@@ -167,6 +167,10 @@ export interface AddAddressesResult {
   existing: number;
   /** Per line; when not empty nothing was added. */
   errors: Array<{ line: number; input: string; message: string }>;
+  /** Added addresses of a kind a bitaps-style index does not look up (pay-to-anchor, future segwit versions). */
+  unserved: number;
+  /** The first few of them. */
+  unservedExamples: string[];
 }
 
 export interface LabelImportPreview {

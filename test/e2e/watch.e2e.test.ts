@@ -1,6 +1,7 @@
 // E2E in Chromium for watch-only tracking: balances from a refresh against the devnet demo chain,
-// inline label edit that survives an app restart, address and transaction details (merkle proof),
-// history, BIP329 export → import round trip, and offline mode after the devnet stops.
+// inline label edit that survives an app restart, address and transaction details (merkle proof,
+// the node's check, spenders), history, BIP329 export → import round trip, adding addresses (a wrong
+// line adds nothing; kinds the index does not serve are named), and offline mode after the devnet stops.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,6 +147,29 @@ describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` —
     await page.getByTestId('balances-filter').fill('Cold storage');
     await page.locator(`[data-testid="balances-row"][data-address="${labelled}"]`, { hasText: 'Cold storage' }).waitFor();
     await rig.screenshot('27-after-restart-filtered');
+  });
+
+  it('adding addresses: a wrong line adds nothing; a list is added, and the dialog says which the index cannot look up', async () => {
+    const page = rig.page;
+    const friend = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
+    const anchor = 'bcrt1pfeesnyr2tx'; // pay-to-anchor: valid on regtest, not a kind a bitaps index serves
+    await page.goto(`${rig.web.bridge.origin}/#/balances`);
+    await page.getByTestId('add-addresses').click();
+    await page.getByTestId('add-addresses-text').fill(`address,label\n${friend},Friend\nnot-an-address,\n${anchor},Anchor`);
+    await page.getByTestId('add-addresses-submit').click();
+    await page.getByTestId('add-addresses-errors').waitFor();
+    expect(await page.getByTestId('add-addresses-error').getAttribute('data-line')).toBe('3');
+    expect((await overview()).rows.some((r) => r.address === friend)).toBe(false); // nothing half-applied
+    await page.getByTestId('add-addresses-text').fill(`address,label\n${friend},Friend\n${anchor},Anchor`);
+    await page.getByTestId('add-addresses-submit').click();
+    await page.getByTestId('add-addresses-result').waitFor();
+    expect(await page.getByTestId('add-addresses-result').getAttribute('data-added')).toBe('2');
+    expect(await page.getByTestId('add-addresses-unserved').getAttribute('data-count')).toBe('1');
+    expect(await page.getByTestId('add-addresses-unserved').innerText()).toContain(anchor);
+    await rig.screenshot('21-add-addresses');
+    await page.getByTestId('add-addresses-refresh').click();
+    await page.getByTestId('balances-filter').fill('Friend'); // a 0-balance row sorts far below the fold
+    await page.locator(`[data-testid="balances-row"][data-address="${friend}"]`, { hasText: 'Friend' }).waitFor({ timeout: 30_000 });
   });
 
   it('offline after the devnet stops: the last snapshot, marked offline', async () => {

@@ -220,7 +220,7 @@ describe('reconciliation with an index that lags the node', () => {
   it('an address the index does not serve (pay-to-anchor): the lookup fails, Reconcile says why, the rest of the refresh stands', async () => {
     const anchor = 'bcrt1pfeesnyr2tx'; // P2A on regtest: valid for the node, not one of the kinds a bitaps index accepts
     const added = await ok<{ added: number; errors: unknown[] }>('watch:add', { text: anchor });
-    expect(added).toMatchObject({ added: 1, errors: [] });
+    expect(added).toEqual({ added: 1, existing: 0, errors: [], unserved: 1, unservedExamples: [anchor] }); // told at once
     try {
       await ok('watch:refresh');
       expect((await ok<WatchOverview>('watch:overview')).snapshot!.status).toBe('partial');

@@ -109,7 +109,7 @@ describe('watch channels', () => {
     expect(bad.added).toBe(0);
     expect(bad.errors[0]?.line).toBe(2);
     const good = await ok<{ added: number; errors: unknown[] }>('watch:add', { text: 'address,label\nbcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080,Friend\n' });
-    expect(good).toMatchObject({ added: 1, errors: [] });
+    expect(good).toMatchObject({ added: 1, errors: [], unserved: 0, unservedExamples: [] });
     await ok('watch:refresh');
     const o = await overview();
     const added = o.rows.find((r) => r.address === 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080');

@@ -448,12 +448,12 @@ describe('useWatchStore actions and events', () => {
     const watch = useWatchStore();
     await watch.load();
     const count = () => api.calls.filter((c) => c.channel === 'watch:overview').length;
-    api.handle('watch:add', { added: 0, existing: 0, errors: [{ line: 2, input: 'nope', message: 'Invalid or unsupported Base58-encoded address.' }] });
+    api.handle('watch:add', { added: 0, existing: 0, errors: [{ line: 2, input: 'nope', message: 'Invalid or unsupported Base58-encoded address.' }], unserved: 0, unservedExamples: [] });
     const before = count();
     const bad = await watch.add('bcrt1qa\nnope');
     expect(bad?.errors).toHaveLength(1);
     expect(count()).toBe(before);
-    api.handle('watch:add', { added: 1, existing: 0, errors: [] });
+    api.handle('watch:add', { added: 1, existing: 0, errors: [], unserved: 0, unservedExamples: [] });
     api.handle('watch:overview', overview([row({ address: 'bcrt1qa', source: 'user' })]));
     expect((await watch.add('bcrt1qa'))?.added).toBe(1);
     expect(count()).toBe(before + 1);

@@ -73,3 +73,6 @@ function decodedType(address: string, network: Network | null): string {
 export function addressType(address: string, network: Network | null): string {
   return segwitTypeFast(address, network) ?? decodedType(address, network);
 }
+
+/** The address kinds a bitaps-style index looks up (spec index-api §6); any other is answered 400 "invalid address". */
+export const INDEX_SERVED_TYPES: ReadonlySet<string> = new Set(['p2pkh', 'p2sh', 'p2wpkh', 'p2wsh', 'p2tr']);

@@ -30,7 +30,7 @@ import type { ActiveConnection, Services } from '../services';
 import type { NodeRpc } from '../connection';
 import type { OverviewQuery } from '../store/overview';
 import type { Label, Snapshot, UtxoRow, WatchRepository } from '../store/watch';
-import { addressType } from './address-type';
+import { addressType, INDEX_SERVED_TYPES } from './address-type';
 import type { ProfileRepository } from '../store/profiles';
 
 export interface WatchServiceDeps {
@@ -300,10 +300,11 @@ export class WatchService {
   add(text: string): AddAddressesResult {
     const pid = this.requireProfileId();
     const parsed = parseAddressList(text, this.requireNetwork());
+    const none = { unserved: 0, unservedExamples: [] };
     if (parsed.errors.length > 0) {
-      return { added: 0, existing: 0, errors: parsed.errors.map((e) => ({ line: e.line, input: e.input, message: e.hint ? `${e.message} ${e.hint}` : e.message })) };
+      return { added: 0, existing: 0, errors: parsed.errors.map((e) => ({ line: e.line, input: e.input, message: e.hint ? `${e.message} ${e.hint}` : e.message })), ...none };
     }
-    if (parsed.addresses.length === 0) return { added: 0, existing: 0, errors: [{ line: 0, input: '', message: 'No address was found in the text.' }] };
+    if (parsed.addresses.length === 0) return { added: 0, existing: 0, errors: [{ line: 0, input: '', message: 'No address was found in the text.' }], ...none };
     const result = this.deps.repo.transaction(() => {
       const r = this.deps.repo.addAddresses(pid, parsed.addresses, 'user');
       const labels = [...parsed.labels].map(([address, label]) => ({ type: 'addr' as const, ref: address, label }));
@@ -311,7 +312,9 @@ export class WatchService {
       return r;
     });
     this.deps.log.info(`watch: added ${result.added.length} addresses (${result.existing.length} already watched)`);
-    return { added: result.added.length, existing: result.existing.length, errors: [] };
+    const network = this.requireNetwork();
+    const unserved = result.added.filter((a) => !INDEX_SERVED_TYPES.has(addressType(a, network)));
+    return { added: result.added.length, existing: result.existing.length, errors: [], unserved: unserved.length, unservedExamples: unserved.slice(0, 3) };
   }
 
   hide(address: string, hidden: boolean): { hidden: boolean } {
