@@ -223,4 +223,10 @@ void _sameEvents;
 export interface SpyglassApi {
   invoke<C extends Channel>(channel: C, request: Request<C>): Promise<IpcResult<Reply<C>>>;
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
+  /**
+   * The bridge only: `listener` runs each time its event stream opens (the first time, and after a
+   * reconnect). Events sent before that were missed, so the renderer asks for the state again then.
+   * Electron's IPC needs no stream; the renderer asks once right after subscribing instead.
+   */
+  onEventsOpen?(listener: () => void): () => void;
 }

@@ -115,4 +115,17 @@ describe('bridge client', () => {
     expect(got1).toEqual([{ state: 'none' }]);
     expect(got2).toEqual([{ state: 'none' }, { state: 'connecting', profileId: 'p1' }]);
   });
+
+  it('onEventsOpen runs on every opening of that same EventSource (the first, and each reconnect)', () => {
+    const { e } = env('?bridgeToken=t', async () => ok(null));
+    const api = createBridgeApi(e);
+    api.on('watch:changed', () => {});
+    let opened = 0;
+    api.onEventsOpen!(() => opened++);
+    expect(FakeEventSource.made).toHaveLength(1);
+    const es = FakeEventSource.made[0]!;
+    es.send('open', '');
+    es.send('open', ''); // EventSource reconnected
+    expect(opened).toBe(2);
+  });
 });

@@ -13,6 +13,75 @@ beforeEach(() => {
   setActivePinia(createPinia());
 });
 
+describe('events the window may have missed while it loaded', () => {
+  const flush = () => new Promise((r) => setTimeout(r, 0));
+
+  it('the bridge: a change main made before the event stream opened is picked up when it opens, with the profile it names', async () => {
+    let state: 'none' | 'connected' = 'none';
+    api.handle('connection:status', () => ({ ok: true, value: state === 'none' ? { state: 'none' } : { state: 'connected', profileId: 'p1', report: report() } }));
+    let list: ReturnType<typeof profileView>[] = [];
+    api.handle('profiles:list', () => ({ ok: true, value: { profiles: list, activeId: state === 'none' ? null : 'p1' } }));
+    api.handle('keychain:status', { available: true, backend: 'fake', reason: null });
+    const profiles = useProfilesStore();
+    await profiles.load();
+    const conn = useConnectionStore();
+    await conn.load();
+    expect(conn.state?.state).toBe('none');
+    // Main activates a profile made elsewhere; its connection:changed went out before the stream was open (not emitted here).
+    state = 'connected';
+    list = [profileView({ id: 'p1' })];
+    expect(conn.state?.state).toBe('none');
+    api.openEvents();
+    await flush();
+    await flush();
+    expect(conn.state).toMatchObject({ state: 'connected', profileId: 'p1' });
+    expect(profiles.byId('p1')?.name).toBe('Home node');
+    expect(profiles.activeId).toBe('p1');
+    // Opened again (a reconnect) with nothing changed: asked again, nothing delivered.
+    const statusCalls = () => api.calls.filter((c) => c.channel === 'connection:status').length;
+    const before = statusCalls();
+    let delivered = 0;
+    const off = (await import('../../renderer/src/api/spyglass')).onConnectionChanged(() => delivered++);
+    api.openEvents();
+    await flush();
+    expect(statusCalls()).toBe(before + 1);
+    expect(delivered).toBe(0);
+    off();
+  });
+
+  it('an event that arrives while that question is out wins over its (older) answer', async () => {
+    let answer: (v: unknown) => void = () => {};
+    let n = 0;
+    api.handle('connection:status', () => {
+      if (n++ === 0) return { ok: true, value: { state: 'none' } };
+      return new Promise((r) => (answer = r)) as never; // the resync's question: answered below, late
+    });
+    const conn = useConnectionStore();
+    await conn.load();
+    api.openEvents();
+    await flush();
+    expect(n).toBe(2);
+    api.emit('connection:changed', { state: 'connected', profileId: 'p1', report: report() });
+    answer({ ok: true, value: { state: 'connecting', profileId: 'p1' } }); // read before the event was sent
+    await flush();
+    await flush();
+    expect(conn.state?.state).toBe('connected');
+  });
+
+  it('Electron (no stream): the state is asked once more right after subscribing', async () => {
+    const { onEventsOpen: _stream, openEvents: _open, ...preloadLike } = api;
+    setApi(preloadLike);
+    let n = 0;
+    api.handle('connection:status', () => ({ ok: true, value: n++ === 0 ? { state: 'none' } : { state: 'connected', profileId: 'p1', report: report() } }));
+    const conn = useConnectionStore();
+    await conn.load();
+    await flush();
+    await flush();
+    expect(conn.state).toMatchObject({ state: 'connected', profileId: 'p1' });
+    expect(n).toBe(2);
+  });
+});
+
 describe('useConnectionStore', () => {
   it('loads the state and keeps the report of a connected profile', async () => {
     const r = report();

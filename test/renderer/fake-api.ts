@@ -11,12 +11,15 @@ export interface FakeApi extends SpyglassApi {
   fail(channel: Channel, error: IpcError): void;
   emit<E extends EventName>(event: E, payload: Events[E]): void;
   listenerCount(event: EventName): number;
+  /** The bridge's event stream opening (onEventsOpen listeners run). */
+  openEvents(): void;
 }
 
 export function fakeApi(): FakeApi {
   const handlers = new Map<Channel, Handler<Channel>>();
   const listeners = new Map<EventName, Set<(p: never) => void>>();
   const calls: { channel: Channel; request: unknown }[] = [];
+  const openListeners = new Set<() => void>();
   return {
     calls,
     async invoke<C extends Channel>(channel: C, request: Request<C>): Promise<IpcResult<Reply<C>>> {
@@ -43,6 +46,13 @@ export function fakeApi(): FakeApi {
     },
     listenerCount(event: EventName) {
       return listeners.get(event)?.size ?? 0;
+    },
+    onEventsOpen(listener: () => void) {
+      openListeners.add(listener);
+      return () => openListeners.delete(listener);
+    },
+    openEvents() {
+      for (const l of [...openListeners]) l();
     },
   };
 }

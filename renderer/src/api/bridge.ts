@@ -19,6 +19,7 @@ export interface BridgeEnv {
 
 export interface EventSourceLike {
   addEventListener(type: string, listener: (e: MessageEvent) => void): void;
+  removeEventListener?(type: string, listener: (e: MessageEvent) => void): void;
   close(): void;
 }
 
@@ -138,5 +139,13 @@ export function createBridgeApi(env: BridgeEnv = browserEnv()): SpyglassApi {
     };
   }
 
-  return { invoke, on };
+  function onEventsOpen(listener: () => void): () => void {
+    const es = open();
+    if (es === null) return () => {};
+    const l = (): void => listener();
+    es.addEventListener('open', l);
+    return () => es.removeEventListener?.('open', l);
+  }
+
+  return { invoke, on, onEventsOpen };
 }

@@ -19,8 +19,39 @@ export const refreshConnection = () => call('connection:refresh', {});
 export const listWallets = (req: Request<'node:listwallets'>) => call('node:listwallets', req);
 export const startDemo = () => call('demo:start', {});
 
+const connectionListeners = new Set<(state: ConnectionState) => void>();
+
 export function onConnectionChanged(listener: (state: Events['connection:changed']) => void): () => void {
-  return getApi().on('connection:changed', (s: ConnectionState) => listener(s));
+  connectionListeners.add(listener);
+  const off = getApi().on('connection:changed', (s: ConnectionState) => listener(s));
+  return () => {
+    connectionListeners.delete(listener);
+    off();
+  };
+}
+
+/** Hands a state read with connection:status to the connection:changed listeners, as main's event would have. */
+export function deliverConnectionState(state: ConnectionState): void {
+  for (const l of [...connectionListeners]) l(state);
+}
+
+/** connection:status asked now (never the reply the page started while loading). */
+export const connectionStatusNow = () => call('connection:status', {});
+
+/**
+ * Runs `listener` when events sent so far may have been missed: each time the bridge's event stream
+ * opens, or (Electron) once, right after the caller subscribed — its events arrive from then on.
+ */
+export function onEventsOpen(listener: () => void): () => void {
+  const api = getApi();
+  if (api.onEventsOpen) return api.onEventsOpen(listener);
+  let live = true;
+  queueMicrotask(() => {
+    if (live) listener();
+  });
+  return () => {
+    live = false;
+  };
 }
 
 // ——— watch-only tracking and labels (issue 5) ———

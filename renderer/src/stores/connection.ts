@@ -56,6 +56,8 @@ export const useConnectionStore = defineStore('connection', () => {
     }
     if (s.state === 'connected') report.value = s.report;
     profiles.activeId = s.profileId;
+    // A profile made elsewhere (another window, the demo, the bridge): the list is out of date.
+    if (profiles.loaded && !profiles.loading && profiles.byId(s.profileId) === null) void profiles.load();
   }
 
   /**
@@ -86,11 +88,36 @@ export const useConnectionStore = defineStore('connection', () => {
     try {
       const ok = await run('load', api.connectionStatus);
       if (ok) loaded.value = true;
+      if (ok && eventsOpen) void resync();
       return ok;
     } finally {
       loading.value = false;
     }
   }
+
+  // The first state may have been read (even sent, by the page's early script) before this window's
+  // events took hold, and a change in between would be lost: once both have happened, the state is
+  // asked again, and a different one goes to every connection:changed listener (this store's, and
+  // the watch store's reload). The bridge's stream opens again after a reconnect: asked again then.
+  let eventsOpen = false;
+  /** connection:changed events received so far: a reply read before the latest of them is older than it. */
+  let eventsSeen = 0;
+  async function resync(): Promise<void> {
+    if (busy.value !== null) return; // an action's own reply is about to set the state
+    const seen = eventsSeen;
+    let s: ConnectionState;
+    try {
+      s = await api.connectionStatusNow();
+    } catch {
+      return; // the next event or action corrects it
+    }
+    if (busy.value !== null || eventsSeen !== seen) return; // newer news arrived meanwhile
+    if (JSON.stringify(s) !== JSON.stringify(state.value)) api.deliverConnectionState(s);
+  }
+  api.onEventsOpen(() => {
+    eventsOpen = true;
+    if (loaded.value) void resync();
+  });
 
   const activate = (id: string) => run('activate', () => api.activateProfile(id), { state: 'connecting', profileId: id });
   const refresh = () => run('refresh', api.refreshConnection, profileId.value === null ? undefined : { state: 'connecting', profileId: profileId.value });
@@ -110,7 +137,10 @@ export const useConnectionStore = defineStore('connection', () => {
     return run('unlock', () => api.unlockProfile({ id, password, remember }));
   }
 
-  api.onConnectionChanged(setState);
+  api.onConnectionChanged((s) => {
+    eventsSeen++;
+    setState(s);
+  });
 
   return { state, report, reportProfileId, loaded, loading, busy, error, profileId, chain, setState, load, activate, refresh, startDemo, unlock };
 });
