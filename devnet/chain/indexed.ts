@@ -14,8 +14,9 @@ export const outpointKey = (txid: string, vout: number): string => `${txid}:${vo
 const OP_CHECKSIG = 0xac;
 
 /**
- * The key of a pay-to-pubkey output script by pybtc's rule (35 or 67 bytes ending in OP_CHECKSIG;
- * the index's connector fills its p2pk map with these), or null.
+ * The key of a pay-to-pubkey output script by pybtc's rule (35 or 67 bytes ending in OP_CHECKSIG):
+ * what index/pybtc.ts parseScript calls PUBKEY, and what the index's connector puts in its p2pk map.
+ * Null for any other script.
  */
 export function p2pkKey(script: Uint8Array): Uint8Array | null {
   return (script.length === 35 || script.length === 67) && script[script.length - 1] === OP_CHECKSIG ? script.subarray(1, -1) : null;

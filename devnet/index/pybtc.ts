@@ -8,6 +8,7 @@ import { bech32, bech32m, createBase58check, hex } from '@scure/base';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { REGTEST, type Network } from '../../shared/bitcoin/networks';
+import { p2pkKey } from '../chain/indexed';
 
 export const base58check = createBase58check(sha256);
 
@@ -76,9 +77,8 @@ export function parseScript(script: Uint8Array): ScriptInfo {
   if (l === 23 && s0 === 0xa9 && at(script, -1) === 0x87) {
     return { nType: 1, type: 'P2SH', reqSigs: null, addressHash: script.slice(2, -1) };
   }
-  if ((l === 67 || l === 35) && at(script, -1) === OP_CHECKSIG) {
-    return { nType: 2, type: 'PUBKEY', reqSigs: 1, addressHash: hash160(script.slice(1, -1)) };
-  }
+  const key = p2pkKey(script);
+  if (key !== null) return { nType: 2, type: 'PUBKEY', reqSigs: 1, addressHash: hash160(key) };
   if (s0 === OP_RETURN) {
     if (l === 1) return { nType: 3, type: 'NULL_DATA', reqSigs: 0, data: new Uint8Array(0) };
     const s1 = at(script, 1);
