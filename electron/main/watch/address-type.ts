@@ -6,6 +6,7 @@
 // goes through the full Core-faithful decode, so the answer is always the one decodeDestination gives.
 import { BECH32_CONST, BECH32M_CONST, CHARSET, decodeDestination, polyModStep as polymodStep } from '../../../shared/bitcoin/address';
 import { typeName } from '../../../shared/bitcoin/psbt-review';
+import { INDEX_ADDRESS_KINDS } from '../../../shared/index-address-kinds';
 import { solver } from '../../../shared/bitcoin/script';
 import { NETWORKS, type Network } from '../../../shared/bitcoin/networks';
 
@@ -74,5 +75,5 @@ export function addressType(address: string, network: Network | null): string {
   return segwitTypeFast(address, network) ?? decodedType(address, network);
 }
 
-/** The address kinds a bitaps-style index looks up (spec index-api §6); any other is answered 400 "invalid address". */
-export const INDEX_SERVED_TYPES: ReadonlySet<string> = new Set(['p2pkh', 'p2sh', 'p2wpkh', 'p2wsh', 'p2tr']);
+/** The address kinds a bitaps-style index looks up, as addressType names them. */
+export const INDEX_SERVED_TYPES: ReadonlySet<string> = new Set(INDEX_ADDRESS_KINDS);

@@ -22,6 +22,7 @@ import { mergeLabels, parseBip329, serializeBip329, type LabelRecord } from '../
 import { toCsv } from '../../../shared/csv';
 import { formatBtc } from '../../../shared/amounts';
 import { countOf } from '../../../shared/plural';
+import { INDEX_ADDRESS_KINDS_TEXT } from '../../../shared/index-address-kinds';
 import { parseAddressList } from '../../../shared/watchlist';
 import { emptyBalanceColumns } from '../../../shared/ipc/balance-columns';
 import { RefreshEngine } from '../refresh/engine';
@@ -299,7 +300,8 @@ export class WatchService {
 
   add(text: string): AddAddressesResult {
     const pid = this.requireProfileId();
-    const parsed = parseAddressList(text, this.requireNetwork());
+    const network = this.requireNetwork();
+    const parsed = parseAddressList(text, network);
     const none = { unserved: 0, unservedExamples: [] };
     if (parsed.errors.length > 0) {
       return { added: 0, existing: 0, errors: parsed.errors.map((e) => ({ line: e.line, input: e.input, message: e.hint ? `${e.message} ${e.hint}` : e.message })), ...none };
@@ -312,7 +314,6 @@ export class WatchService {
       return r;
     });
     this.deps.log.info(`watch: added ${result.added.length} addresses (${result.existing.length} already watched)`);
-    const network = this.requireNetwork();
     const unserved = result.added.filter((a) => !INDEX_SERVED_TYPES.has(addressType(a, network)));
     return { added: result.added.length, existing: result.existing.length, errors: [], unserved: unserved.length, unservedExamples: unserved.slice(0, 3) };
   }
@@ -360,7 +361,7 @@ export class WatchService {
       if (r.fetchState === 'failed') {
         const why =
           r.errorCode === 'index.invalid'
-            ? 'The index does not accept this address (a bitaps-style index serves P2PKH, P2SH, P2WPKH, P2WSH and P2TR addresses)'
+            ? `The index does not accept this address (a bitaps-style index serves ${INDEX_ADDRESS_KINDS_TEXT} addresses)`
             : `The index refused the UTXO lookup for this address (${r.errorCode ?? 'error'})`;
         const held = r.fetchedAt === null ? 'no balance is known for it' : `the balance shown is from its lookup of ${r.fetchedAt}`;
         issues.push({ kind: 'fetch-failed', address: r.address, message: `${why}; ${held}.` });
