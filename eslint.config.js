@@ -87,4 +87,9 @@ export default tseslint.config(
       { group: ['**/electron/**', '**/devnet/**'], message: 'renderer/ imports shared/ only — never electron/ or devnet/.' },
     ),
   },
+  {
+    // Plain-Node scripts that run before anything is built (npm start, helpers they load).
+    files: ['scripts/**/*.mjs', 'scripts/**/*.cjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', globalThis: 'readonly', require: 'readonly' } },
+  },
 );
