@@ -16,6 +16,7 @@ import { OverviewQuery } from './store/overview';
 import { WatchRepository } from './store/watch';
 import { WatchService } from './watch/service';
 import { PsbtService } from './psbt/service';
+import { UriInbox } from './uri';
 
 export interface AppOptions {
   /** The app's data folder (Electron's userData): spyglass.sqlite and logs/ live here. */
@@ -31,6 +32,8 @@ export interface AppOptions {
 export interface SpyglassApp {
   services: Services;
   watch: WatchService;
+  /** bitcoin: links waiting for the window. */
+  uris: UriInbox;
   handlers: Handlers;
   log: Logger;
   dbFile: string;
@@ -62,10 +65,12 @@ export function createApp(opts: AppOptions): SpyglassApp {
   const watchRepo = new WatchRepository(db);
   const watch = new WatchService({ services, repo: watchRepo, overview: new OverviewQuery(db), profiles, log });
   const psbt = new PsbtService({ services, repo: watchRepo, profiles, log });
-  const handlers = createHandlers(services, watch, psbt);
+  const uris = new UriInbox(() => services.emit('uri:opened', {}));
+  const handlers = createHandlers(services, watch, psbt, uris);
   return {
     services,
     watch,
+    uris,
     handlers,
     log,
     dbFile,

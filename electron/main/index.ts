@@ -1,12 +1,15 @@
 // The Electron shell: the only file in main that imports 'electron'. It applies the security settings
 // from security.ts, routes the preload's channels to the same dispatch the bridge uses, forwards events,
 // and owns the window lifecycle. No logic of its own — that lives in the Electron-free services.
-import { app, BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, screen, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions, type WebContents } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHANNEL_NAMES, CHANNEL_PREFIX, EVENT_NAMES, EVENT_PREFIX } from '../../shared/ipc/names';
 import { createApp, type SpyglassApp } from './app';
 import { startDemoDevnet } from './demo';
+import { menuTemplate, type MenuSpec } from './menu';
+import { bitcoinUriFromArgv } from './uri';
+import { loadWindowState, MIN_WINDOW, saveWindowState } from './window-state';
 import {
   allowNavigation,
   allowPermission,
@@ -28,6 +31,8 @@ for (const [name, value] of HARDENING_SWITCHES) app.commandLine.appendSwitch(nam
 
 let spyglass: SpyglassApp | null = null;
 let win: BrowserWindow | null = null;
+/** A link the OS handed over before the services existed (macOS sends open-url before ready). */
+let pendingUri: string | null = bitcoinUriFromArgv(process.argv);
 
 function lockDown(contents: WebContents): void {
   contents.on('will-navigate', (e, url) => {
@@ -41,18 +46,58 @@ function lockDown(contents: WebContents): void {
 }
 
 function createWindow(): void {
+  const stateFile = join(app.getPath('userData'), 'window-state.json');
+  const state = loadWindowState(stateFile, screen.getAllDisplays().map((d) => d.workArea));
   win = new BrowserWindow({
-    width: 1200,
-    height: 800,
-    minWidth: 820,
-    minHeight: 560,
+    ...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
+    width: state.width,
+    height: state.height,
+    minWidth: MIN_WINDOW.width,
+    minHeight: MIN_WINDOW.height,
     title: 'Spyglass',
     show: false,
     webPreferences: secureWebPreferences(join(here, '../preload/index.cjs'), { devTools: !app.isPackaged }),
   });
-  win.once('ready-to-show', () => win?.show());
-  if (devServerUrl) void win.loadURL(devServerUrl);
-  else void win.loadFile(rendererFile);
+  const w = win;
+  w.once('ready-to-show', () => {
+    if (state.maximized) w.maximize();
+    w.show();
+  });
+  // The size and place to reopen at: the normal (unmaximized) bounds, and whether it was maximized.
+  w.on('close', () => {
+    try {
+      saveWindowState(stateFile, { ...w.getNormalBounds(), maximized: w.isMaximized() });
+    } catch (e) {
+      spyglass?.log.warn(`window state not saved: ${(e as Error).message}`);
+    }
+  });
+  w.on('closed', () => {
+    if (win === w) win = null;
+  });
+  if (devServerUrl) void w.loadURL(devServerUrl);
+  else void w.loadFile(rendererFile);
+}
+
+/** Electron's menu items from menu.ts's data: Spyglass's own items become `app:menu` events. */
+function toElectronMenu(items: MenuSpec[]): MenuItemConstructorOptions[] {
+  return items.map(({ action, submenu, ...item }) => ({
+    ...item,
+    ...(submenu ? { submenu: toElectronMenu(submenu) } : {}),
+    ...(action ? { click: () => spyglass?.services.emit('app:menu', { action }) } : {}),
+  }));
+}
+
+/** A bitcoin: link: kept for the window, which is brought to the front. */
+function openUri(uri: string): void {
+  if (!spyglass) {
+    pendingUri = uri;
+    return;
+  }
+  if (!spyglass.uris.put(uri)) spyglass.log.warn('ignored a link that is not a bitcoin: URI');
+  if (win) {
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  }
 }
 
 function trusted(e: IpcMainInvokeEvent): boolean {
@@ -65,12 +110,23 @@ app.on('web-contents-created', (_e, contents) => lockDown(contents));
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    if (win) {
+  // A second start (Windows, Linux: how a clicked bitcoin: link arrives) focuses this window instead.
+  app.on('second-instance', (_e, argv) => {
+    const uri = bitcoinUriFromArgv(argv);
+    if (uri) openUri(uri);
+    else if (win) {
       if (win.isMinimized()) win.restore();
       win.focus();
     }
   });
+  // macOS delivers links as open-url, possibly before ready.
+  app.on('open-url', (e, url) => {
+    e.preventDefault();
+    openUri(url);
+  });
+  // The installed app answers bitcoin: links (electron-builder registers the scheme on macOS and Linux;
+  // Windows needs this call). Not in development, where it would register the bare Electron binary.
+  if (app.isPackaged) app.setAsDefaultProtocolClient('bitcoin');
 
   void app.whenReady().then(async () => {
     const ses = session.defaultSession;
@@ -101,6 +157,11 @@ if (!app.requestSingleInstanceLock()) {
       });
     }
     for (const event of EVENT_NAMES) s.services.on(event, (payload) => win?.webContents.send(EVENT_PREFIX + event, payload));
+    Menu.setApplicationMenu(Menu.buildFromTemplate(toElectronMenu(menuTemplate({ platform: process.platform, appName: app.name, devTools: !app.isPackaged }))));
+    if (pendingUri) {
+      s.uris.put(pendingUri);
+      pendingUri = null;
+    }
     createWindow();
     void s.services.start();
 

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp, type AppOptions, type SpyglassApp } from './app';
 import { startBridge, type Bridge } from './bridge';
 import { startDemoDevnet } from './demo';
+import { bitcoinUriFromArgv } from './uri';
 
 export interface WebOptions extends Partial<Pick<AppOptions, 'secretBackend' | 'log'>> {
   dataDir: string;
@@ -70,6 +71,9 @@ async function main(): Promise<void> {
     autoDemo: !args.includes('--no-demo'),
   });
   await web.app.services.start();
+  // `npm run web -- bitcoin:…`: the page opens on that payment request, as a clicked link opens the app.
+  const uri = bitcoinUriFromArgv(args);
+  if (uri) web.app.uris.put(uri);
   process.stdout.write(`Spyglass is running in your browser at:\n  ${web.bridge.pageUrl}\n(loopback only; the token in the URL is this run's key. Ctrl+C stops it.)\n`);
   const stop = (): void => {
     void web.close().then(() => process.exit(0));

@@ -5,6 +5,7 @@ import { createPinia } from 'pinia';
 import App from './App.vue';
 import { dropEarlyCalls, hasEarly } from './api/early';
 import { createAppRouter } from './router';
+import { installShell } from './lib/shell';
 import { useWatchStore } from './stores/watch';
 
 const app = createApp(App);
@@ -17,6 +18,8 @@ if (hasEarly('watch:overview')) void watch.loadAtStart();
 const router = createAppRouter();
 app.use(router);
 app.mount('#app');
+// bitcoin: links and the application menu (Electron); links also from `npm run web -- bitcoin:…`.
+installShell(router, () => void watch.refresh());
 // The first screen has taken what it needed once its view has mounted (the task after the first
 // navigation); a reply nobody took is not kept for later.
 const startDone = (): void => {

@@ -18,6 +18,7 @@ const TransactionView = () => import('./views/TransactionView.vue');
 const ProfileFormView = () => import('./views/ProfileFormView.vue');
 const PsbtView = () => import('./views/PsbtView.vue');
 const SettingsView = () => import('./views/SettingsView.vue');
+const PaymentRequestView = () => import('./views/PaymentRequestView.vue');
 
 /** The screens of the active profile's watched addresses: nothing to show without a profile. */
 const WATCH_ROUTES = new Set(['balances', 'address', 'tx', 'history', 'reconcile', 'labels']);
@@ -39,6 +40,8 @@ export function createAppRouter(): Router {
       { path: '/labels', name: 'labels', component: LabelsView, meta: { title: 'Labels' } },
       // No profile or connection needed: PSBTs are reviewed offline.
       { path: '/psbt', name: 'psbt', component: PsbtView, meta: { title: 'Review PSBT' } },
+      // A bitcoin: link (?uri=…), shown with or without a profile.
+      { path: '/pay', name: 'pay', component: PaymentRequestView, meta: { title: 'Payment request' } },
       { path: '/:rest(.*)*', redirect: '/' },
     ],
   });

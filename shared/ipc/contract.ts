@@ -191,6 +191,10 @@ export const channels = {
   'psbt:review': { request: psbtRequest, reply: null as unknown as PsbtReviewReply },
   /** Ask the connected node's `decodepsbt` and compare it with the offline decode. */
   'psbt:crosscheck': { request: psbtRequest, reply: null as unknown as PsbtCrosscheckReply },
+
+  // ——— the desktop shell ———
+  /** The bitcoin: link the OS (or `npm run web -- bitcoin:…`) handed to the app, once; parsed by the renderer (shared/bip21). */
+  'uri:take': { request: empty, reply: null as unknown as { uri: string | null } },
 } as const;
 
 export type Channel = keyof typeof channels;
@@ -207,12 +211,19 @@ export function isChannel(name: unknown): name is Channel {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(channels, name);
 }
 
+/** What an application-menu item asks the window to do. */
+export type MenuAction = 'go:dashboard' | 'go:balances' | 'go:history' | 'go:labels' | 'go:reconcile' | 'go:psbt' | 'go:settings' | 'refresh';
+
 /** Events pushed from main to the renderer. */
 export interface Events {
   'connection:changed': ConnectionState;
   'refresh:progress': RefreshProgress;
   /** A new snapshot was written (or a refresh failed): reload the overview. */
   'watch:changed': { snapshotId: number | null; failed: boolean };
+  /** A bitcoin: link is waiting: take it with `uri:take`. */
+  'uri:opened': Record<string, never>;
+  /** An application-menu item was chosen (Electron only). */
+  'app:menu': { action: MenuAction };
 }
 export type EventName = keyof Events;
 export const eventNames: readonly EventName[] = EVENT_NAMES;

@@ -33,9 +33,10 @@ export const CHANNEL_NAMES = [
   'labels:import',
   'psbt:review',
   'psbt:crosscheck',
+  'uri:take',
 ] as const;
 
-export const EVENT_NAMES = ['connection:changed', 'refresh:progress', 'watch:changed'] as const;
+export const EVENT_NAMES = ['connection:changed', 'refresh:progress', 'watch:changed', 'uri:opened', 'app:menu'] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 export type EventNameOf = (typeof EVENT_NAMES)[number];

@@ -1,5 +1,5 @@
 // E2E in Debian Chromium: first run, connecting to the devnet, the keychain, wrong password, an index
-// on another chain, and every devnet fault mode — each with a screenshot under __screenshots__/.
+// on another chain, and every devnet fault mode — each with a screenshot (harness.ts SCREENSHOTS).
 // Real parts throughout: the built renderer, the bridge, the main-process services, SQLite files, the
 // OS keychain (under scripts/with-keyring.sh), the devnet on loopback. Only Electron itself is absent.
 import { readFileSync, readdirSync, statSync } from 'node:fs';

@@ -9,10 +9,11 @@ import type { Logger } from '../log';
 import type { Services } from '../services';
 import type { WatchService } from '../watch/service';
 import type { PsbtService } from '../psbt/service';
+import type { UriInbox } from '../uri';
 
 export type Handlers = { [C in Channel]: (req: ParsedRequest<C>) => Promise<Reply<C>> | Reply<C> };
 
-export function createHandlers(s: Services, w: WatchService, p: PsbtService): Handlers {
+export function createHandlers(s: Services, w: WatchService, p: PsbtService, uris: UriInbox): Handlers {
   return {
     'app:info': () => s.info(),
     'keychain:status': () => s.keychainStatus(),
@@ -43,6 +44,7 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService): Ha
     'labels:import': (r) => w.importLabels(r.text, r.rule),
     'psbt:review': (r) => p.review(r.psbt, r.encoding),
     'psbt:crosscheck': (r) => p.crosscheck(r.psbt, r.encoding),
+    'uri:take': () => uris.take(),
   };
 }
 

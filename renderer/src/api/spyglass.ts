@@ -1,6 +1,6 @@
 // Typed helpers, one per channel: each returns the reply value or throws an ApiError. The first
 // screen's calls may already be on their way (./early.ts): their helpers take that reply once.
-import type { ConnectionState, Events, Request } from '../../../shared/ipc/contract';
+import type { ConnectionState, Events, MenuAction, Request } from '../../../shared/ipc/contract';
 import { call, getApi } from './client';
 import { takeEarly } from './early';
 
@@ -82,3 +82,14 @@ export function onWatchChanged(listener: (p: Events['watch:changed']) => void): 
 // ——— PSBT review (issue 4): the text goes to main as base64 or hex; files are read in the renderer ———
 export const psbtReview = (psbt: string, encoding: Request<'psbt:review'>['encoding'] = 'auto') => call('psbt:review', { psbt, encoding });
 export const psbtCrosscheck = (psbt: string, encoding: Request<'psbt:crosscheck'>['encoding'] = 'auto') => call('psbt:crosscheck', { psbt, encoding });
+
+// ——— the desktop shell: bitcoin: links the OS hands over, and the application menu ———
+export const takeUri = () => call('uri:take', {});
+
+export function onUriOpened(listener: () => void): () => void {
+  return getApi().on('uri:opened', () => listener());
+}
+
+export function onMenuAction(listener: (action: MenuAction) => void): () => void {
+  return getApi().on('app:menu', (p) => listener(p.action));
+}
