@@ -2,7 +2,7 @@
 // from security.ts, routes the preload's channels to the same dispatch the bridge uses, forwards events,
 // and owns the window lifecycle. No logic of its own — that lives in the Electron-free services.
 import { app, BrowserWindow, ipcMain, Menu, screen, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions, type WebContents } from 'electron';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHANNEL_NAMES, CHANNEL_PREFIX, EVENT_NAMES, EVENT_PREFIX } from '../../shared/ipc/names';
 import { createApp, type SpyglassApp } from './app';
@@ -25,6 +25,10 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const devServerUrl = process.env.ELECTRON_RENDERER_URL;
 const rendererFile = join(here, '../renderer/index.html');
 const origin: AppOrigin = { rendererUrl: devServerUrl ?? new URL(`file://${rendererFile}`).href };
+
+// A separate data folder (tests, a second profile set): SPYGLASS_DATA_DIR. Before the single-instance
+// lock, which is kept per data folder.
+if (process.env.SPYGLASS_DATA_DIR) app.setPath('userData', resolve(process.env.SPYGLASS_DATA_DIR));
 
 app.enableSandbox();
 for (const [name, value] of HARDENING_SWITCHES) app.commandLine.appendSwitch(name, value);
