@@ -9,7 +9,9 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(root, 'electron/main/index.ts') }, external: ['keytar', 'better-sqlite3'] },
+      // index: the Electron main process; web: `npm run web` (the same services behind the loopback
+      // bridge), built the same way so that the browser flow runs exactly what ships.
+      rollupOptions: { input: { index: resolve(root, 'electron/main/index.ts'), web: resolve(root, 'electron/main/web.ts') }, external: ['keytar', 'better-sqlite3'] },
     },
   },
   preload: {

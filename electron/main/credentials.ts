@@ -27,6 +27,23 @@ interface Keytar {
   deletePassword(service: string, account: string): Promise<boolean>;
 }
 
+const KEYTAR_FUNCTIONS = ['getPassword', 'setPassword', 'deletePassword'] as const;
+
+/**
+ * keytar's functions from what `import('keytar')` gave. keytar is CommonJS: Node's own ESM loader
+ * (the built app, `npm run web`) puts its whole module.exports on `default` and names only the
+ * exports its static analysis found (getPassword, not setPassword or deletePassword); vitest's loader
+ * names them all. So `default` comes first, and every function the backend calls must be there.
+ */
+export function keytarFromModule(m: unknown): Keytar {
+  const mod = (m ?? {}) as Partial<Keytar> & { default?: Partial<Keytar> };
+  const has = (o: Partial<Keytar> | undefined): o is Keytar => o != null && KEYTAR_FUNCTIONS.every((f) => typeof o[f] === 'function');
+  if (has(mod.default)) return mod.default;
+  if (has(mod)) return mod;
+  const missing = KEYTAR_FUNCTIONS.filter((f) => typeof mod.default?.[f] !== 'function' && typeof mod[f] !== 'function');
+  throw new Error(`the keytar module has no ${missing.join(', ')}`);
+}
+
 /**
  * The OS keychain through keytar. keytar is loaded on first use (a dynamic import) so that a missing
  * or broken native module shows up as an unavailable keychain in `CredentialStore.status()`, not as a
@@ -35,17 +52,9 @@ interface Keytar {
 export function keytarBackend(service = 'Spyglass'): SecretBackend {
   let loading: Promise<Keytar> | null = null;
   const load = (): Promise<Keytar> =>
-    (loading ??= import('keytar').then(
-      (m) => {
-        const mod = m as unknown as Partial<Keytar> & { default?: Keytar };
-        const k = typeof mod.getPassword === 'function' ? (mod as Keytar) : mod.default;
-        if (k === undefined || typeof k.getPassword !== 'function') throw new Error('the keytar module has no getPassword');
-        return k;
-      },
-      (e: unknown) => {
-        throw new Error(`the keytar native module could not be loaded: ${describeError(e)}`);
-      },
-    ));
+    (loading ??= import('keytar').then(keytarFromModule, (e: unknown) => {
+      throw new Error(`the keytar native module could not be loaded: ${describeError(e)}`);
+    }));
   return {
     name: keychainName(),
     async get(account) {
@@ -116,8 +125,10 @@ export class CredentialStore {
     } catch (e) {
       throw new AppError(
         'keychain.unavailable',
-        `The password could not be saved in ${backend.name} (${describeError(e, secret)}). Try again, or keep it for this session only.`,
-        { backend: backend.name },
+        isLocked(e)
+          ? `The password could not be saved: ${backend.name} is locked. Unlock your keychain and try again, or keep the password for this session only.`
+          : `The password could not be saved in ${backend.name} (${describeError(e, secret)}). Try again, or keep it for this session only.`,
+        { backend: backend.name, ...(isLocked(e) ? { locked: true } : {}) },
       );
     }
     this.#session.delete(account);
@@ -137,8 +148,10 @@ export class CredentialStore {
     } catch (e) {
       throw new AppError(
         'keychain.unavailable',
-        `The saved password could not be read from ${backend.name} (${describeError(e)}). Unlock the keychain and try again, or enter the password for this session.`,
-        { backend: backend.name },
+        isLocked(e)
+          ? `The saved password could not be read: ${backend.name} is locked. Unlock your keychain and try again, or enter the password for this session.`
+          : `The saved password could not be read from ${backend.name} (${describeError(e)}). Unlock the keychain and try again, or enter the password for this session.`,
+        { backend: backend.name, ...(isLocked(e) ? { locked: true } : {}) },
       );
     }
   }
@@ -215,6 +228,16 @@ function withTimeout<T>(fn: () => Promise<T>, ms: number, message = `no answer w
     timer.unref();
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Whether the keychain refused because it is locked: libsecret's "Cannot create an item in a locked
+ * collection", macOS's errSecInteractionNotAllowed ("User interaction is not allowed") when it cannot
+ * ask to unlock, Windows' credential store never locks.
+ */
+function isLocked(e: unknown): boolean {
+  const text = e instanceof Error ? e.message : String(e);
+  return /\blocked collection\b|\bis locked\b|User interaction is not allowed/i.test(text);
 }
 
 /** One line of an error's message, with any of `secrets` cut out, for a person to read. */

@@ -126,7 +126,9 @@ export class Services {
     }
     this.deps.log.info(`profile updated ${id}`);
     const saved = profiles.require(id);
-    if (this.active?.profile.id === id) void this.activate(id);
+    // The profile in use is reconnected with what was saved — also when its connection had failed
+    // (a wrong password being corrected), when there is no live connection but the state names it.
+    if (this.active?.profile.id === id || this.stateProfileId() === id) void this.activate(id);
     return saved;
   }
 

@@ -25,6 +25,16 @@ export function e2eSkipReason(): string | null {
   return null;
 }
 
+/** Debian's Chromium, headless, with its profile in `profileDir` (kept off the network: no background fetches). */
+export function launchChromium(profileDir: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    env: { ...process.env, HOME: profileDir, XDG_CONFIG_HOME: join(profileDir, 'config'), XDG_CACHE_HOME: join(profileDir, 'cache') },
+  });
+}
+
 export interface Rig {
   web: WebApp;
   browser: Browser;
@@ -43,12 +53,7 @@ export async function startRig(opts: { autoDemo?: boolean; dataDir?: string } = 
   const profileDir = mkdtempSync(join(tmpdir(), 'spyglass-chromium-'));
   const web = await startWeb({ dataDir, staticDir: STATIC_DIR, autoDemo: opts.autoDemo ?? false });
   await web.app.services.start();
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    env: { ...process.env, HOME: profileDir, XDG_CONFIG_HOME: join(profileDir, 'config'), XDG_CACHE_HOME: join(profileDir, 'cache') },
-  });
+  const browser = await launchChromium(profileDir);
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
   const page = await context.newPage();
   const ipcTraffic: string[] = [];

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import keytar from 'keytar';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
-import { CredentialStore, keychainName, keytarBackend, MAX_COOKIE_BYTES, PROBE_ACCOUNT, readCookie } from '../../electron/main/credentials';
+import { CredentialStore, keychainName, keytarBackend, keytarFromModule, MAX_COOKIE_BYTES, PROBE_ACCOUNT, readCookie } from '../../electron/main/credentials';
 import type { SecretBackend } from '../../electron/main/credentials';
 
 const KEYRING = process.env.SPYGLASS_TEST_KEYRING === '1';
@@ -304,5 +304,20 @@ describe('readCookie', () => {
     const e = await rejection(readCookie(''));
     expect(e.code).toBe('cookie.unreadable');
     expect(e.detail).toEqual({ field: 'cookiePath', problem: 'missing' });
+  });
+});
+
+describe('keytarFromModule: what import("keytar") gives, under each loader', () => {
+  const fns = { getPassword: async () => null, setPassword: async () => {}, deletePassword: async () => true };
+  it("Node's ESM loader: module.exports on default, only getPassword named — default is taken", () => {
+    const k = keytarFromModule({ default: fns, getPassword: fns.getPassword, 'module.exports': fns });
+    expect(k).toBe(fns);
+  });
+  it("vitest's loader: every function named", () => {
+    expect(typeof keytarFromModule({ ...fns }).setPassword).toBe('function');
+  });
+  it('a module without them is refused, naming what is missing', () => {
+    expect(() => keytarFromModule({ getPassword: fns.getPassword })).toThrow('the keytar module has no setPassword, deletePassword');
+    expect(() => keytarFromModule(null)).toThrow('the keytar module has no getPassword, setPassword, deletePassword');
   });
 });

@@ -1,0 +1,52 @@
+// The built main bundles (out/main, what Electron and `npm run web` load) under Node's own ESM loader,
+// not vitest's: a CommonJS package can expose fewer named exports there (keytar exposed getPassword
+// but not setPassword or deletePassword, and "remember in keychain" failed in the shipped app only).
+// - every static import of every bundle links in a real Node process (web.js with its chunks), and
+//   index.js imports nothing else but 'electron' and Node's own modules;
+// - the packages the bundles import dynamically are exactly the reviewed list, and each gives what
+//   the app calls on it. The whole keychain flow runs in e2e/keychain-built.e2e.test.ts.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, webBundleMissing } from '../support/web-process';
+
+const skip = webBundleMissing();
+const OUT = join(ROOT, 'out/main');
+const bundles = skip ? [] : (readdirSync(OUT, { recursive: true }) as string[]).filter((f) => f.endsWith('.js')).map((f) => join(OUT, f));
+
+/** Runs ES module code in a fresh Node process (native loader); its stdout, or throws with stderr. */
+function nodeEsm(code: string): string {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return r.stdout;
+}
+
+/** The functions the app calls on each package it imports dynamically (electron/main/credentials.ts). */
+const DYNAMIC_USE: Record<string, string[]> = { keytar: ['getPassword', 'setPassword', 'deletePassword'] };
+
+describe.skipIf(skip !== null)(`built main bundles under Node's ESM loader${skip ? ` — skipped: ${skip}` : ''}`, () => {
+  it('web.js and its chunks link: every named import exists', () => {
+    expect(nodeEsm(`await import(${JSON.stringify(join(OUT, 'web.js'))}); console.log('linked');`).trim()).toBe('linked');
+  });
+
+  it("index.js imports only its chunks, 'electron' and Node's own modules (the packages are in the chunks, linked above)", () => {
+    const src = readFileSync(join(OUT, 'index.js'), 'utf8');
+    const specifiers = [...src.matchAll(/^import\s[^'"]*?from\s+"([^"]+)";/gm)].map((m) => m[1]!);
+    expect(specifiers.length).toBeGreaterThan(2);
+    for (const s of specifiers) expect(s === 'electron' || s.startsWith('node:') || s.startsWith('./chunks/'), s).toBe(true);
+  });
+
+  it('the packages imported dynamically are the reviewed ones, and Node gives what the app calls on them', () => {
+    const dynamic = new Set<string>();
+    for (const f of bundles) for (const m of readFileSync(f, 'utf8').matchAll(/\bimport\(\s*"([^"./][^"]*)"\s*\)/g)) dynamic.add(m[1]!);
+    expect([...dynamic].sort()).toEqual(Object.keys(DYNAMIC_USE).sort());
+    for (const [pkg, fns] of Object.entries(DYNAMIC_USE)) {
+      const shape = JSON.parse(nodeEsm(`const m = await import(${JSON.stringify(pkg)}); console.log(JSON.stringify({ named: Object.keys(m), onDefault: Object.keys(m.default ?? {}) }));`)) as { named: string[]; onDefault: string[] };
+      // What credentials.ts relies on: the whole module.exports on `default` …
+      for (const fn of fns) expect(shape.onDefault, `${pkg}.default.${fn}`).toContain(fn);
+      // … because the named exports are not all there (if this changes, keytarFromModule still works).
+      expect(fns.every((fn) => shape.named.includes(fn))).toBe(false);
+    }
+  });
+});
