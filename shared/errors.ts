@@ -14,6 +14,8 @@ export const ErrorCodes = [
   'rpc.bad_reply', // not JSON-RPC (an HTML proxy page, truncated body, wrong id…)
   'rpc.http', // other HTTP status without a JSON-RPC body
   // block index (interface B)
+  'index.unauthorized', // 401: a proxy in front of the index wants a login (the index itself has none)
+  'index.forbidden', // 403: a proxy or firewall in front of the index refuses this computer
   'index.not_found', // 404
   'index.invalid', // 400: the server rejected the argument
   'index.rate_limited', // 429 after retries

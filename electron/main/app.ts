@@ -26,6 +26,8 @@ export interface AppOptions {
   autoDemo?: boolean;
   /** Defaults to the OS keychain through keytar. */
   secretBackend?: SecretBackend | null;
+  /** Largest replies read from the node and the index (defaults: 256 MiB and 64 MiB; tests set small ones). */
+  replyLimits?: { nodeBytes?: number; indexBytes?: number };
   log?: Logger;
 }
 
@@ -48,14 +50,17 @@ export function createApp(opts: AppOptions): SpyglassApp {
   const dbFile = join(opts.dataDir, 'spyglass.sqlite');
   const db = openDatabase(dbFile);
   const profiles = new ProfileRepository(db);
+  const limits = opts.replyLimits ?? {};
   const credentials = new CredentialStore(opts.secretBackend === undefined ? keytarBackend() : opts.secretBackend);
   const services = new Services({
     profiles,
     credentials,
-    makeRpc: (p: ProfileInput, auth: NodeAuth) => new RpcClient({ url: p.nodeUrl, auth, wallet: p.wallet.trim() || null, readCookie }),
+    makeRpc: (p: ProfileInput, auth: NodeAuth) =>
+      new RpcClient({ url: p.nodeUrl, auth, wallet: p.wallet.trim() || null, readCookie, ...(limits.nodeBytes !== undefined ? { maxReplyBytes: limits.nodeBytes } : {}) }),
     makeIndex: (url: string) => {
       const host = new URL(url);
-      return Object.assign(new IndexClient({ url }), { plainHttpRemote: host.protocol === 'http:' && !isLoopbackHost(host.hostname) });
+      const index = new IndexClient({ url, ...(limits.indexBytes !== undefined ? { maxReplyBytes: limits.indexBytes } : {}) });
+      return Object.assign(index, { plainHttpRemote: host.protocol === 'http:' && !isLoopbackHost(host.hostname) });
     },
     ...(opts.startDemo ? { startDemo: opts.startDemo } : {}),
     autoDemo: opts.autoDemo ?? false,

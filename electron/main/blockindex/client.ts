@@ -11,7 +11,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { AppError } from '../../../shared/errors';
 import { decodeBase58Check } from '../../../shared/bitcoin/address';
-import { hostLabel, httpRequest, isLoopbackHost, sleep, type HttpResponse } from '../net/http';
+import { hostLabel, httpRequest, isLoopbackHost, MAX_INDEX_REPLY_BYTES, sleep, type HttpResponse } from '../net/http';
 import type { IndexBlock, IndexTransaction, IndexUtxo } from './types';
 import {
   badReply,
@@ -43,6 +43,8 @@ export interface IndexClientOptions {
   maxRetryAfterMs?: number;
   /** Entries per page of `/address/utxo` (default 5000, the real server's default maximum). */
   utxoPageSize?: number;
+  /** Largest reply read (default MAX_INDEX_REPLY_BYTES, 64 MiB); a larger one is refused unread. */
+  maxReplyBytes?: number;
 }
 
 export interface CallOptions {
@@ -105,6 +107,7 @@ export class IndexClient {
   /** Path of the base URL without trailing slashes ('' for the root). */
   private readonly basePath: string;
   private readonly timeoutMs: number;
+  private readonly maxReplyBytes: number;
   private readonly retries: number;
   private readonly baseDelayMs: number;
   private readonly maxRetryAfterMs: number;
@@ -138,6 +141,7 @@ export class IndexClient {
     this.basePath = url.pathname.replace(/\/+$/, '');
     const loopback = isLoopbackHost(url.hostname);
     this.timeoutMs = positive(options.timeoutMs, 20_000, 'timeoutMs');
+    this.maxReplyBytes = positiveInt(options.maxReplyBytes, MAX_INDEX_REPLY_BYTES, 'maxReplyBytes');
     this.retries = nonNegativeInt(options.retries, 3, 'retries');
     this.baseDelayMs = nonNegative(options.baseDelayMs, 500, 'baseDelayMs');
     this.maxRetryAfterMs = nonNegative(options.maxRetryAfterMs, 60_000, 'maxRetryAfterMs');
@@ -310,7 +314,7 @@ export class IndexClient {
           timeoutMs: this.timeoutMs,
           signal,
           agent: this.agent,
-          maxBytes: 64 * 1024 * 1024,
+          maxBytes: this.maxReplyBytes,
         },
         'the index',
       );
@@ -342,6 +346,20 @@ export class IndexClient {
       );
       if (waitMs > this.maxRetryAfterMs) return { error, retry: false };
       return { error, retry: true, waitMs: waitMs + Math.random() * Math.min(250, waitMs * 0.1 + 1) };
+    }
+    // A bitaps-style index has no authentication (spec §1): a login or a refusal comes from something
+    // in front of it (a proxy, a firewall) or from another service at that URL.
+    if (status === 401) {
+      return {
+        error: new AppError('index.unauthorized', `The index at ${where} asks for a login (HTTP 401). A bitaps-style index needs none and Spyglass sends none: the URL may lead to a proxy that wants one, or to another service. Check the index URL.`, detail),
+        retry: false,
+      };
+    }
+    if (status === 403) {
+      return {
+        error: new AppError('index.forbidden', `The index at ${where} refused this computer (HTTP 403). A proxy or firewall in front of it may allow only some addresses: allow this computer there, or check the index URL.`, detail),
+        retry: false,
+      };
     }
     if (status === 404 && err) {
       return { error: new AppError('index.not_found', notFoundMessage(ep), detail), retry: false };

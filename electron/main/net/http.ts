@@ -76,6 +76,15 @@ export function timeoutError(url: URL, peer: PeerName, ms: number): AppError {
   return new AppError('net.timeout', `${cap(peer)} at ${hostLabel(url)} did not answer${secs}. It may be busy (rescanning, syncing) or unreachable.`, { host: hostLabel(url), timeoutMs: ms });
 }
 
+/** Largest reply read from the node (a wallet's listunspent of 100,000 coins is ~40 MB). */
+export const MAX_NODE_REPLY_BYTES = 256 * 1024 * 1024;
+/** Largest reply read from the index (one page of 5,000 UTXOs is ~2 MB; a large block record ~30 MB). */
+export const MAX_INDEX_REPLY_BYTES = 64 * 1024 * 1024;
+
+function sizeLabel(bytes: number): string {
+  return bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : `${bytes.toLocaleString('en-US')} bytes`;
+}
+
 function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
@@ -86,7 +95,7 @@ export function httpRequest(req: HttpRequest, peer: PeerName): Promise<HttpRespo
   const mod = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
   if (!mod) return Promise.reject(new AppError('input.invalid', `Only http:// and https:// URLs are supported (got ${url.protocol}).`));
   if (req.signal?.aborted) return Promise.reject(new AppError('cancelled', `The request to ${peer} was cancelled.`));
-  const maxBytes = req.maxBytes ?? 256 * 1024 * 1024;
+  const maxBytes = req.maxBytes ?? MAX_NODE_REPLY_BYTES;
 
   return new Promise<HttpResponse>((resolve, reject) => {
     let settled = false;
@@ -116,7 +125,7 @@ export function httpRequest(req: HttpRequest, peer: PeerName): Promise<HttpRespo
         size += c.length;
         if (size > maxBytes) {
           r.destroy();
-          finish(new AppError(peer === 'the node' ? 'rpc.bad_reply' : 'index.bad_reply', `${cap(peer)} sent a reply larger than ${Math.round(maxBytes / 1048576)} MiB; it was not read.`));
+          finish(new AppError(peer === 'the node' ? 'rpc.bad_reply' : 'index.bad_reply', `${cap(peer)} at ${hostLabel(url)} sent a reply larger than ${sizeLabel(maxBytes)}, Spyglass's limit; it was not read, and nothing it would have changed was changed.`, { host: hostLabel(url), maxBytes }));
           return;
         }
         chunks.push(c);

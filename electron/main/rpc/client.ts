@@ -11,7 +11,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { readFile } from 'node:fs/promises';
 import { AppError } from '../../../shared/errors';
-import { httpRequest, isLoopbackHost, sleep, type HttpResponse } from '../net/http';
+import { httpRequest, isLoopbackHost, MAX_NODE_REPLY_BYTES, sleep, type HttpResponse } from '../net/http';
 import { interpretBatchReply, interpretReply } from './errors';
 
 export type RpcAuth = { user: string; password: string } | { cookieFile: string };
@@ -41,6 +41,8 @@ export interface RpcClientOptions {
   ca?: string;
   /** Reads a cookie file (injected by the credentials module; default: reads `user:password` from the file). */
   readCookie?: (path: string) => Promise<RpcCredentials>;
+  /** Largest reply read (default MAX_NODE_REPLY_BYTES, 256 MiB); a larger one is refused unread. */
+  maxReplyBytes?: number;
 }
 
 export interface CallOptions {
@@ -91,6 +93,7 @@ export class RpcClient {
   private readonly auth: RpcAuth;
   private readonly wallet: string | null;
   private readonly timeoutMs: number;
+  private readonly maxReplyBytes: number;
   private readonly chunkSize: number;
   private readonly warmup: { attempts: number; baseDelayMs: number };
   private readonly ca: string | undefined;
@@ -123,6 +126,7 @@ export class RpcClient {
     this.warmup = options.warmup ?? DEFAULT_WARMUP;
     this.ca = options.ca;
     this.readCookie = options.readCookie ?? readCookieFile;
+    this.maxReplyBytes = options.maxReplyBytes ?? MAX_NODE_REPLY_BYTES;
     this.plainHttpRemote = base.protocol === 'http:' && !isLoopbackHost(base.hostname);
     const agentOptions = { keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_SOCKET_MS };
     this.agent = base.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
@@ -242,6 +246,7 @@ export class RpcClient {
           timeoutMs,
           ...(signal ? { signal } : {}),
           agent: this.agent,
+          maxBytes: this.maxReplyBytes,
           ...(this.ca !== undefined ? { ca: this.ca } : {}),
         },
         'the node',
