@@ -67,9 +67,13 @@ export function coreFileGroup(file: CoreFile, group: string): CoreRecording[] {
   return coreFileLines(file).filter((r): r is CoreRecording => r.group === group && 'request' in r);
 }
 
+export function isFillVector(line: CoreRecording | FillVector): line is FillVector {
+  return line.group === 'fill-vector';
+}
+
 /** The spend file's fill vectors. */
 export function fillVectors(): FillVector[] {
-  return coreFileLines('bitcoin-core-spend.jsonl').filter((r): r is FillVector => r.group === 'fill-vector');
+  return coreFileLines('bitcoin-core-spend.jsonl').filter(isFillVector);
 }
 
 export function indexSample(name: string): unknown {
