@@ -8,6 +8,8 @@
  * - decode-json.ts  decodePsbt / decodePsbtJson: Core's decodepsbt result (decode-text.ts: the fast text path)
  * - serialize.ts    serializePsbt: the model as Core writes it
  * - convert.ts      convertPsbt / convertPsbtBase64: version 0 <-> version 2, losslessly
+ * - review*.ts      parsePsbtForReview / reviewPsbt: what a careful signer must see, from the same model
+ *                   (also at the old path ../psbt-review)
  */
 export { CORE_LATEST, CORE_VERSIONS, parseCoreVersion, type CoreVersion, type CoreVersionOption } from './generation';
 export { decodeBase64Core, encodeBase64 } from './base64';
@@ -24,6 +26,9 @@ export {
 } from './decode-json';
 export { serializePsbt, unsignedTxOf } from './serialize';
 export { convertPsbt, convertPsbtBase64, convertPsbtBytes, v0Obstacle, type ConvertBytesResult, type ConvertResult, type PsbtVersion } from './convert';
+export { parsePsbtForReview, reviewPsbt, type ParseReviewResult, type ReviewPsbt } from './review';
+export { psbtTextToBytes, type PsbtEncoding, type PsbtTextResult } from './psbt-text';
+export type { PsbtReview, PsbtWarning, ReviewContext, ReviewThresholds } from './review-types';
 export type { KeyOrigin, Proprietary, Psbt, PsbtInput, PsbtOutput } from './types';
 
 import type { Network } from '../networks';
