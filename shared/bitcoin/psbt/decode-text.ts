@@ -7,7 +7,7 @@
 import { decodeRawTransactionJson, type ScriptUnivCache } from '../decode';
 import type { Network } from '../networks';
 import { scriptToAsm, sighashToStr } from '../script';
-import { hexReversed, type ParsedTx } from '../tx';
+import type { ParsedTx } from '../tx';
 import {
   FeeSum,
   fastWriteJson,
@@ -23,7 +23,7 @@ import {
   tapScriptsUniv,
   unknownUniv,
 } from './json-parts';
-import { TextOut, writeBtc, writeHexArray, writeKeypaths, writeTapKeypaths } from './text-out';
+import { TextOut, put, putUint, writeBtc, writeHexArray, writeKeypaths, writeTapKeypaths } from './text-out';
 import { writeSpk, writeTx } from './text-tx';
 import type { Psbt, PsbtInput, PsbtOutput } from './types';
 
@@ -124,12 +124,13 @@ function writeInput(w: TextOut, p: Psbt, input: PsbtInput, t: TextCtx): void {
   }
   if (p.version >= 2) {
     w.key('"previous_txid":"');
-    w.text(hexReversed(input.prevHash));
-    w.text('","previous_vout":');
-    w.num(input.vout);
+    w.hexReversed32(input.prevHash);
+    w.room(64);
+    put(w, '","previous_vout":');
+    putUint(w, input.vout);
     if (input.hasSequence) {
-      w.text(',"sequence":');
-      w.num(input.sequence);
+      put(w, ',"sequence":');
+      putUint(w, input.sequence);
     }
     if (input.timeLocktime !== undefined) {
       w.text(',"time_locktime":');

@@ -121,6 +121,20 @@ export class TextOut {
     this.buf[this.pos++] = 0x22;
   }
 
+  /** HexStr of 32 bytes in reverse order (uint256::GetHex: txids), unquoted. */
+  hexReversed32(src: Uint8Array): void {
+    this.room(64);
+    const b = this.buf;
+    let p = this.pos;
+    for (let k = 31; k >= 0; k--) {
+      const x = src[k]!;
+      b[p] = HEX_DIGITS[x >> 4]!;
+      b[p + 1] = HEX_DIGITS[x & 15]!;
+      p += 2;
+    }
+    this.pos = p;
+  }
+
   /** A number as JSON (String(n)); non-negative integers written digit by digit. */
   num(n: number): void {
     if (!(n >= 0 && n <= Number.MAX_SAFE_INTEGER && Math.floor(n) === n)) {
