@@ -137,12 +137,9 @@ export interface UnsignedTxFacts {
  */
 function txOf(r: Obj, facts: UnsignedTxFacts | undefined): Obj {
   if (isObj(r.tx)) return r.tx;
-  if (!facts) return {};
   return {
-    txid: facts.txid,
+    ...(facts ? { txid: facts.txid, size: facts.size, locktime: facts.locktime } : {}),
     version: r.tx_version,
-    size: facts.size,
-    locktime: facts.locktime,
     vin: arr(r.inputs).filter(isObj).map((i) => ({ txid: i.previous_txid, vout: i.previous_vout, sequence: i.sequence ?? SEQUENCE_FINAL })),
     vout: arr(r.outputs).filter(isObj).map((o) => ({ value: o.amount, scriptPubKey: o.script })),
   };
@@ -160,9 +157,13 @@ export function summarize(r: Obj, network: Network, facts?: UnsignedTxFacts): st
   const rbf = vin.some((v) => Number(v.sequence) < SEQUENCE_FINAL - 1);
 
   lines.push(`PSBT version ${String(r.psbt_version)}, network ${network.chain}`);
-  lines.push(`unsigned transaction ${String(tx.txid)}`);
   lines.push(
-    `  version ${String(tx.version)}, locktime ${locktime === 0 ? '0 (none)' : locktime < 500_000_000 ? `${locktime} (block height)` : `${locktime} (${new Date(locktime * 1000).toISOString()})`}, ` +
+    tx.txid !== undefined
+      ? `unsigned transaction ${String(tx.txid)}`
+      : 'unsigned transaction: none can be built (the inputs require both a time-based and a height-based locktime: no locktime satisfies them all)',
+  );
+  lines.push(
+    `  version ${String(tx.version)}, locktime ${tx.locktime === undefined ? 'unknown' : locktime === 0 ? '0 (none)' : locktime < 500_000_000 ? `${locktime} (block height)` : `${locktime} (${new Date(locktime * 1000).toISOString()})`}, ` +
       `RBF ${rbf ? 'signalled' : 'not signalled'}, ${vin.length} input${vin.length === 1 ? '' : 's'}, ${vout.length} output${vout.length === 1 ? '' : 's'}`,
   );
 

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreFileGroup, fillVectors, type CoreFile } from '../fixtures';
 import { badAmountTokens } from '../support/amount-tokens';
+import { b64, kv, u32 } from '../support/psbt-bytes';
 import { convertPsbtBase64, decodePsbtJson } from '../../shared/bitcoin/psbt';
 import { REGTEST } from '../../shared/bitcoin/networks';
 
@@ -102,6 +103,22 @@ describe('psbt decode: the summary of a version 2 PSBT', () => {
     // Everything else reads the same: the transaction, its inputs, outputs, fee and warnings.
     expect(a.stdout.split('\n').slice(1)).toEqual(b.stdout.split('\n').slice(1));
     expect(a.stdout).toMatch(/^unsigned transaction [0-9a-f]{64}$/m);
+  });
+});
+
+describe('psbt decode: a version 2 PSBT whose inputs need both kinds of locktime', () => {
+  it('the summary says no transaction can be built, and still lists the inputs', async () => {
+    const g = kv('02', u32(2)) + kv('04', '02') + kv('05', '01') + kv('fb', u32(2));
+    const input = (lock: string, txid: string): string => kv('0e', txid) + kv('0f', u32(0)) + lock + '00';
+    const psbt = b64(
+      '70736274ff' + g + '00' + input(kv('11', u32(600_000_000)), '11'.repeat(32)) + input(kv('12', u32(100)), '22'.repeat(32)) +
+        kv('03', '1027000000000000') + kv('04', '0014' + '22'.repeat(20)) + '00',
+    );
+    const run = await cli(['decode', psbt, '--network', 'regtest']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('unsigned transaction: none can be built (the inputs require both a time-based and a height-based locktime');
+    expect(run.stdout).toContain('version 2, locktime unknown, RBF not signalled, 2 inputs, 1 output');
+    expect(run.stdout).toContain(`#1 ${'22'.repeat(32)}:0`);
   });
 });
 
