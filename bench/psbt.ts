@@ -11,6 +11,10 @@
  * decodePsbtJson call of the process (cold: parsing, JIT, x-only key checks not yet cached) is
  * timed on its own and shown in the note.
  *
+ * PSBT version 2 (BIP370): the same two PSBTs converted to version 2 (convertPsbtBase64, as current
+ * Core writes them) are decoded with current Core's rules into text and objects; the note compares
+ * each with its version 0 form timed alternately in the same loop (v2/v0: 1.00× means as fast).
+ *
  * Run alone: npx tsx bench/psbt.ts   (or as the `psbt` group of npm run bench)
  */
 import { readFileSync } from 'node:fs';
@@ -20,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Transaction } from '@scure/btc-signer';
 import { base64 } from '@scure/base';
-import { decodePsbt, decodePsbtJson } from '../shared/bitcoin/psbt';
+import { convertPsbtBase64, decodePsbt, decodePsbtJson } from '../shared/bitcoin/psbt';
 import { REGTEST } from '../shared/bitcoin/networks';
 import { writeJson } from '../shared/json';
 import { startDevnet, type Devnet } from '../devnet/index';
@@ -39,6 +43,25 @@ function bestOf(n: number, f: () => void, warmups: number): number {
     best = Math.min(best, performance.now() - t);
   }
   return best;
+}
+
+/** Best of n for two functions run alternately (a fair comparison on a machine whose load changes). */
+function bestOfPair(n: number, f: () => void, g: () => void, warmups: number): [number, number] {
+  for (let i = 0; i < warmups; i++) {
+    f();
+    g();
+  }
+  let bf = Infinity;
+  let bg = Infinity;
+  for (let i = 0; i < n; i++) {
+    let t = performance.now();
+    f();
+    bf = Math.min(bf, performance.now() - t);
+    t = performance.now();
+    g();
+    bg = Math.min(bg, performance.now() - t);
+  }
+  return [bf, bg];
 }
 
 async function bestOfAsync(n: number, f: () => Promise<void>, warmups: number): Promise<number> {
@@ -144,6 +167,28 @@ async function benchPsbtWith(devnet: Devnet): Promise<Row[]> {
     const core = CORE_MS[f.name]!;
     const vsCore = (ms: number): string => `Core ${core} ms (ours/Core ${(ms / core).toFixed(2)}×)`;
     const unit = `ms (best of 5, ${f.warmups} warm-up run${f.warmups === 1 ? '' : 's'})`;
+
+    // The same PSBT as version 2.
+    const conv = convertPsbtBase64(f.text, 2);
+    if (!conv.ok) throw new Error(conv.message);
+    const v2 = conv.base64;
+    let v2Len = 0;
+    const textOf = (psbt: string): number => {
+      const r = decodePsbtJson(psbt, REGTEST);
+      if (!r.ok) throw new Error(r.message);
+      return r.json.length;
+    };
+    const objectsOf = (psbt: string): void => {
+      const r = decodePsbt(psbt, REGTEST);
+      if (!r.ok) throw new Error(r.message);
+    };
+    // v0 and v2 alternately: the ratio in the note compares runs made under the same load.
+    const [v0TextPaired, v2Text] = bestOfPair(5, () => void textOf(f.text), () => (v2Len = textOf(v2)), f.warmups);
+    const [v0ObjectsPaired, v2Objects] = bestOfPair(5, () => objectsOf(f.text), () => objectsOf(v2), f.warmups);
+    const v2Baseline = bestOf(5, () => {
+      Transaction.fromPSBT(base64.decode(v2), { allowUnknownOutputs: true, allowUnknownInputs: true, disableScriptCheck: true });
+    }, f.warmups);
+    const vsV0 = (ms: number, v0: number): string => `the v0 form, run alternately with it: ${v0.toFixed(1)} ms (v2/v0 ${(ms / v0).toFixed(2)}×)`;
     rows.push(
       {
         name: `${f.label} → JSON text (decodePsbtJson)`,
@@ -176,6 +221,22 @@ async function benchPsbtWith(devnet: Devnet): Promise<Row[]> {
         baseline,
         lowerIsBetter: true,
         note: `Transaction.fromPSBT; ${vsCore(roundTrip)} — the same measurement as Core's (request sent, reply read); devnet in the bench's process; reply ${(replyLen / 1e6).toFixed(1)} MB`,
+      },
+      {
+        name: `${f.label} as PSBT v2 → JSON text (decodePsbtJson)`,
+        unit,
+        ours: v2Text,
+        baseline: v2Baseline,
+        lowerIsBetter: true,
+        note: `Transaction.fromPSBT of the v2 PSBT; ${vsV0(v2Text, v0TextPaired)}; JSON ${(v2Len / 1e6).toFixed(1)} MB`,
+      },
+      {
+        name: `${f.label} as PSBT v2 → objects (decodePsbt)`,
+        unit,
+        ours: v2Objects,
+        baseline: v2Baseline,
+        lowerIsBetter: true,
+        note: `Transaction.fromPSBT of the v2 PSBT; ${vsV0(v2Objects, v0ObjectsPaired)}`,
       },
     );
   }

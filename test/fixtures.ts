@@ -32,6 +32,50 @@ export function coreGroup(group: string): CoreRecording[] {
   return coreRecordings().filter((r) => r.group === group);
 }
 
+/** The Core recording files (see ../shared/fixtures/core/README.md). */
+export type CoreFile = 'bitcoin-core-v30.jsonl' | 'bitcoin-core-v31.99-stateless.jsonl' | 'bitcoin-core-spend.jsonl' | 'bitcoin-core-psbt-vectors.jsonl';
+
+/** A spend-file fill vector (no request/response): an unsigned PSBT and what walletprocesspsbt made of it. */
+export interface FillVector {
+  group: 'fill-vector';
+  name: string;
+  network: string;
+  psbt: string;
+  descriptors: unknown[];
+  prevtxs: Record<string, string>;
+  expected: string;
+}
+
+const fileCache = new Map<CoreFile, Array<CoreRecording | FillVector>>();
+
+/** Every line of one Core recording file except its `meta` line. */
+export function coreFileLines(file: CoreFile): Array<CoreRecording | FillVector> {
+  let lines = fileCache.get(file);
+  if (!lines) {
+    lines = readFileSync(join(FIXTURES_DIR, 'core', file), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as CoreRecording | FillVector)
+      .filter((r) => r.group !== 'meta');
+    fileCache.set(file, lines);
+  }
+  return lines;
+}
+
+/** One group's request/reply lines of a Core recording file. */
+export function coreFileGroup(file: CoreFile, group: string): CoreRecording[] {
+  return coreFileLines(file).filter((r): r is CoreRecording => r.group === group && 'request' in r);
+}
+
+export function isFillVector(line: CoreRecording | FillVector): line is FillVector {
+  return line.group === 'fill-vector';
+}
+
+/** The spend file's fill vectors. */
+export function fillVectors(): FillVector[] {
+  return coreFileLines('bitcoin-core-spend.jsonl').filter(isFillVector);
+}
+
 export function indexSample(name: string): unknown {
   return JSON.parse(readFileSync(join(FIXTURES_DIR, 'index-samples', name), 'utf8'));
 }

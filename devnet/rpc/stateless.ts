@@ -5,7 +5,7 @@
 import { RawJson, U_NULL } from '../../shared/json';
 import type { Network } from '../../shared/bitcoin/networks';
 import { createRawTransaction } from '../../shared/bitcoin/createrawtransaction';
-import { decodePsbtJson } from '../../shared/bitcoin/psbt';
+import { decodePsbtJsonV30 as decodePsbtJson } from '../../shared/bitcoin/psbt';
 import { decodeRawTransaction } from '../../shared/bitcoin/decode';
 import { RpcError, type RpcMethodSpec } from './types';
 import { HELP_CREATERAWTRANSACTION, HELP_DECODEPSBT } from './help';

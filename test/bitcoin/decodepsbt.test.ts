@@ -1,14 +1,20 @@
 /**
- * decodepsbt against every recorded Bitcoin Core v30 reply (fixtures/core, group decodepsbt):
- * same keys, order and values; amounts written with exactly 8 decimals; errors with the same
- * code and message.
+ * decodepsbt against every recorded Bitcoin Core v30 reply (fixtures/core, group decodepsbt), read
+ * with Core v30's rules (`{ coreVersion: 30 }`): same keys, order and values; amounts written with
+ * exactly 8 decimals; errors with the same code and message. The newer generation's recordings:
+ * decodepsbt-v2.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { coreGroup } from '../fixtures';
 import { badAmountTokens } from '../support/amount-tokens';
 import { writeJson } from '../../shared/json';
 import { MAINNET, REGTEST } from '../../shared/bitcoin/networks';
-import { decodeBase64Core, decodePsbt, decodePsbtJson, isFullyValidPubkey } from '../../shared/bitcoin/psbt';
+import { decodeBase64Core, decodePsbt as decodeLatest, decodePsbtJson as decodeJsonLatest, isFullyValidPubkey } from '../../shared/bitcoin/psbt';
+import type { Network } from '../../shared/bitcoin/networks';
+
+/** Core v30's decodepsbt (this file's recordings). */
+const decodePsbt = (b64: string, net: Network) => decodeLatest(b64, net, { coreVersion: 30 });
+const decodePsbtJson = (b64: string, net: Network) => decodeJsonLatest(b64, net, { coreVersion: 30 });
 
 interface RpcBody {
   result: unknown;
@@ -155,6 +161,9 @@ describe('decodepsbt: global xpubs (BIP174 example, separator appended)', () => 
     const dup = Buffer.concat([raw.subarray(0, 5), xkey, raw.subarray(5)]).toString('base64');
     const d = decodePsbt(dup, MAINNET);
     expect(!d.ok && d.message).toBe('TX decode failed Duplicate key, global xpub already provided: iostream error');
+    // Core ≥ 31.99 fails on the repeated key itself, before looking at its type.
+    const d2 = decodeLatest(dup, MAINNET);
+    expect(!d2.ok && d2.message).toBe(`TX decode failed Duplicate Key, global key "${xkey.subarray(1, 80).toString('hex')}" already provided: iostream error`);
   });
 });
 

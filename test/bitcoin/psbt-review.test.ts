@@ -400,16 +400,18 @@ describe('reviewPsbt: each warning', () => {
 
   it('unknown-fields and proprietary-fields', () => {
     const prop = kv('fc' + '04' + h(new TextEncoder().encode('ACME')) + '00' + '01', 'beef');
+    // (Global type 0x07 is unknown to every Core; a version 2 type such as 0x02 is not: current
+    // Core refuses it in a version 0 PSBT.)
     const r = review(
       spend([{ value: 90_000n, script: ME.script, fields: [kv('f0aa', '01')] }], {
-        global: [kv('0201', '02000000'), prop],
+        global: [kv('0701', '02000000'), prop],
         inputFields: [kv('ee', '00')],
       }),
     );
     const u = only(r, 'unknown-fields');
     expect(u.severity).toBe('warning');
     expect(u.message).toContain('3 unknown fields');
-    expect(u.message).toContain('global 0201');
+    expect(u.message).toContain('global 0701');
     expect(u.message).toContain('input #0 ee');
     expect(u.message).toContain('output #0 f0aa');
     expect(u).toMatchObject({ inputs: [0], outputs: [0] });

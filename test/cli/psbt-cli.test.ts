@@ -1,7 +1,8 @@
 /**
- * `npm run psbt` as a real child process, over every decodepsbt record of the Core v30 fixtures:
- * one `--batch` run carries all of them (base64 as recorded, and again as hex), then single
- * decodes check --json (argument, binary file, base64 file, hex), the summary, and exit code 2.
+ * `npm run psbt` as a real child process, over every decodepsbt record of the Core v30 fixtures
+ * (with `--core-version 30`): one `--batch` run carries all of them (base64 as recorded, and again
+ * as hex), then single decodes check --json (argument, binary file, base64 file, hex), the
+ * summary, and exit code 2. The newer generation (the default) and `convert`: psbt-cli-v2.test.ts.
  *
  * Results are compared with the recordings the way test/bitcoin/decodepsbt.test.ts does
  * (parsed values in key order; every fractional number token with exactly 8 decimals: the
@@ -16,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreGroup } from '../fixtures';
 import { badAmountTokens } from '../support/amount-tokens';
-import { decodePsbtJson } from '../../shared/bitcoin/psbt';
+import { decodePsbtJsonV30 } from '../../shared/bitcoin/psbt';
 import { REGTEST } from '../../shared/bitcoin/networks';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -34,6 +35,11 @@ interface Run {
 
 /** `node --import tsx cli/psbt.ts …` from the repo root. */
 function cli(args: string[], stdin?: string | Buffer): Promise<Run> {
+  return cliAs(args[0] === 'decode' ? [...args, '--core-version', '30'] : args, stdin);
+}
+
+/** The same, without adding `--core-version 30` to decode. */
+function cliAs(args: string[], stdin?: string | Buffer): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'cli/psbt.ts', ...args], { cwd: ROOT });
     const out: Buffer[] = [];
@@ -72,7 +78,7 @@ function expectMatchesRecording(resultText: string, body: RpcBody): void {
 }
 
 function devnetText(base64: string): string {
-  const r = decodePsbtJson(base64, REGTEST);
+  const r = decodePsbtJsonV30(base64, REGTEST);
   if (!r.ok) throw new Error(r.message);
   return r.json;
 }
@@ -218,6 +224,7 @@ describe('psbt decode: single PSBTs', () => {
     const size = Buffer.from(signed.param, 'base64').length;
     cases.push({ args: ['decode', big, '--max-size', '100'], stderr: `error: ${big}: PSBT too large: ${size} bytes, the limit is 100 bytes (--max-size)\n` });
     cases.push({ args: ['decode', signed.param, '--json', '--frob'], stderr: "error: unknown option '--frob'\n(npm run psbt -- --help for usage)\n" });
+    cases.push({ args: ['decode', signed.param, '--core-version', '29'], stderr: "error: --core-version: unknown Bitcoin Core '29' (30 or 31.99)\n(npm run psbt -- --help for usage)\n" });
 
     const runs = await Promise.all(cases.map((c) => cli(c.args)));
     runs.forEach((run, i) => {
@@ -235,5 +242,19 @@ describe('psbt decode: single PSBTs', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('decode --batch <FILE>');
     expect(run.stdout).toContain('blank lines are skipped');
+    expect(run.stdout).toContain('--core-version V');
+    expect(run.stdout).toContain('convert --to 0|2 --batch <FILE>');
+  });
+
+  it('--core-version: the same PSBT answered as Core v30 and as current Core (the default)', async () => {
+    const dupKey = stringRecords.find((r) => r.name === 'core vector invalid 2')!;
+    const [v30, latest, named] = await Promise.all([
+      cliAs(['decode', dupKey.param, '--core-version', '30']),
+      cliAs(['decode', dupKey.param]),
+      cliAs(['decode', dupKey.param, '--core-version', '31.99']),
+    ]);
+    expect(v30).toEqual({ code: 2, stdout: '', stderr: 'error: TX decode failed Duplicate Key, input non-witness utxo already provided: iostream error\n' });
+    expect(latest).toEqual({ code: 2, stdout: '', stderr: 'error: TX decode failed Duplicate Key, input key "00" already provided: iostream error\n' });
+    expect(named).toEqual(latest);
   });
 });

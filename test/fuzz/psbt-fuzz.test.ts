@@ -38,14 +38,17 @@ describe('psbt fuzz: 10,000 mutated PSBTs', () => {
 describe('psbt fuzz: the engine sees the structure', () => {
   it('finds every map and pair of the valid seeds (1 global + one per input and output)', () => {
     expect(validSeeds.length).toBeGreaterThanOrEqual(15);
+    // PSBT version 2 seeds among them (their counts are global fields of their own)
+    expect(validSeeds.filter((s) => (decodePsbt(b64(s), REGTEST) as { ok: true; result: { psbt_version: number } }).result.psbt_version === 2).length).toBeGreaterThanOrEqual(40);
     for (const s of validSeeds) {
       const r = decodePsbt(b64(s), REGTEST);
       if (!r.ok) continue;
-      const tx = r.result.tx as { vin: unknown[]; vout: unknown[] };
+      const inputs = r.result.inputs as unknown[];
+      const outputs = r.result.outputs as unknown[];
       const l = layout(s);
-      expect(l.maps.length).toBe(1 + tx.vin.length + tx.vout.length);
+      expect(l.maps.length).toBe(1 + inputs.length + outputs.length);
       expect(l.maps.every((m) => m.sep >= 0)).toBe(true);
-      expect(l.maps.map((m) => m.role)).toEqual(['global', ...tx.vin.map(() => 'input'), ...tx.vout.map(() => 'output')]);
+      expect(l.maps.map((m) => m.role)).toEqual(['global', ...inputs.map(() => 'input'), ...outputs.map(() => 'output')]);
       expect(l.maps[l.maps.length - 1]!.end).toBe(s.length);
     }
   });
@@ -158,7 +161,9 @@ describe('psbt decode: regressions from fuzzing', () => {
     // and a repeated one among them is still found (the first pair again after the 1,000th)
     const withDup = Buffer.concat([...parts.slice(0, 2001), parts[1]!, parts[2]!, ...parts.slice(2001)]);
     const d = decodePsbtBytes(withDup, REGTEST);
-    expect(!d.ok && d.message).toBe('TX decode failed Duplicate Key, input Taproot script signature already provided: iostream error');
+    expect(!d.ok && d.message).toBe(`TX decode failed Duplicate Key, input key "${parts[1]!.subarray(1).toString('hex')}" already provided: iostream error`);
+    const d30 = decodePsbtBytes(withDup, REGTEST, { coreVersion: 30 });
+    expect(!d30.ok && d30.message).toBe('TX decode failed Duplicate Key, input Taproot script signature already provided: iostream error');
   });
 
   it('the crafted seed with proprietary/unknown keys in every map decodes (negative fee)', () => {

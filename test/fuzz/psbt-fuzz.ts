@@ -4,8 +4,8 @@
  *   npm run fuzz [-- --count N] [--seed S] [--case I] [--out DIR] [--quiet]
  *
  * Every case is derived from (seed, case index) alone, so one case replays without the ones before
- * it (`--case I`). A case starts from a recorded decodepsbt parameter (Bitcoin Core v30 fixtures,
- * valid and invalid) and applies 1–6 mutations: bit flips, byte edits, inserts, deletes,
+ * it (`--case I`). A case starts from a recorded decodepsbt parameter (Bitcoin Core v30 and current
+ * Core fixtures, valid and invalid, PSBT versions 0 and 2) and applies 1–6 mutations: bit flips, byte edits, inserts, deletes,
  * truncations, compact-size/length fields changed (key and value length prefixes, and the counts
  * and lengths inside the unsigned transaction, non_witness_utxo, witness_utxo and final witness),
  * key-value pairs duplicated or copied between maps, pairs and maps reordered or dropped, key
@@ -15,8 +15,11 @@
  * Each input must give a result or Core's typed error (`{ok: false, code: -22, message: 'TX decode
  * failed …'}`) — anything thrown past the decoder is a failure — and take at most 1 s (a time
  * above 50 ms is confirmed by a second run, taking the smaller wall or CPU time: a loaded machine
- * does not make an input slow). On a sample
- * the RPC text path (decodePsbtJson) must agree with writeJson(decodePsbt()); every 10,000 cases
+ * does not make an input slow). Inputs are decoded as current Core (the default generation); on a
+ * sample the RPC text path (decodePsbtJson) must agree with writeJson(decodePsbt()), Core v30's rules
+ * must also give a result or a typed error, and a PSBT that decodes must be written back as Core
+ * writes it (read again, it is written the same) and convert to the other PSBT version and back
+ * (version 0 always; version 2 unless it has no version 0 form); every 10,000 cases
  * the unmutated seeds are decoded again and must give the same text (no state leaking between
  * decodes). Failing inputs are written to test-results/fuzz-failures/. A watchdog thread saves
  * the input of a case that hangs (> 10 s) before the process is killed.
@@ -25,10 +28,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { decodePsbt, decodePsbtJson } from '../../shared/bitcoin/psbt';
+import { convertPsbt, decodePsbt, decodePsbtJson, parsePsbt, serializePsbt, v0Obstacle } from '../../shared/bitcoin/psbt';
 import { REGTEST } from '../../shared/bitcoin/networks';
 import { writeJson } from '../../shared/json';
-import { coreGroup } from '../fixtures';
+import { coreFileGroup, type CoreFile } from '../fixtures';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FAILURE_DIR = join(ROOT, 'test-results', 'fuzz-failures');
@@ -169,7 +172,7 @@ export interface Layout {
 }
 
 /** Count and length fields inside a serialized transaction starting at `pos` (stops quietly on junk). */
-function txSizes(b: Uint8Array, pos: number, end: number, out: SizeField[]): { nIn: number; nOut: number } | undefined {
+function txSizes(b: Uint8Array, pos: number, end: number, out: SizeField[], allowWitness: boolean): { nIn: number; nOut: number } | undefined {
   let p = pos + 4;
   const field = (): SizeField | undefined => {
     const f = readCS(b, p);
@@ -181,7 +184,7 @@ function txSizes(b: Uint8Array, pos: number, end: number, out: SizeField[]): { n
   let nIn = field();
   if (!nIn) return undefined;
   let segwit = false;
-  if (nIn.value === 0 && b[p] === 1) {
+  if (allowWitness && nIn.value === 0 && b[p] === 1) {
     segwit = true;
     p++;
     nIn = field();
@@ -225,9 +228,13 @@ export function layout(b: Uint8Array): Layout {
   const sizes: SizeField[] = [];
   let p = b.length >= 5 && b[0] === 0x70 && b[1] === 0x73 && b[2] === 0x62 && b[3] === 0x74 && b[4] === 0xff ? 5 : 0;
   let counts: { nIn: number; nOut: number } | undefined;
+  // Version 2: the counts are global fields of their own (PSBT_GLOBAL_INPUT_COUNT / _OUTPUT_COUNT).
+  let v2In: number | undefined;
+  let v2Out: number | undefined;
   while (p < b.length) {
     const m: KvMap = { role: 'map', start: p, sep: -1, end: p, pairs: [] };
     const idx = maps.length;
+    if (idx === 1 && !counts && v2In !== undefined && v2Out !== undefined) counts = { nIn: v2In, nOut: v2Out };
     m.role = idx === 0 ? 'global' : counts && idx - 1 < counts.nIn ? 'input' : counts && idx - 1 - counts.nIn < counts.nOut ? 'output' : 'map';
     maps.push(m);
     let broken = false;
@@ -261,8 +268,16 @@ export function layout(b: Uint8Array): Layout {
       m.pairs.push(pair);
       sizes.push(kl, vl);
       const type = b[keyStart];
-      if (kl.value === 1 && type === 0x00 && (m.role === 'global' || m.role === 'input')) {
-        const c = txSizes(b, valStart, pair.end, sizes);
+      if (kl.value === 1 && m.role === 'global' && (type === 0x04 || type === 0x05)) {
+        const n = readCS(b, valStart);
+        if (n && n.pos + n.len <= pair.end && n.value <= 10_000) {
+          sizes.push(n);
+          if (type === 0x04) v2In = n.value;
+          else v2Out = n.value;
+        }
+      } else if (kl.value === 1 && type === 0x00 && (m.role === 'global' || m.role === 'input')) {
+        // The unsigned transaction is read without witness data (a 0-input one is not a segwit marker).
+        const c = txSizes(b, valStart, pair.end, sizes, m.role === 'input');
         if (m.role === 'global' && c) counts = c;
       } else if (kl.value === 1 && m.role === 'input' && type === 0x01) {
         const s = readCS(b, valStart + 8);
@@ -637,8 +652,39 @@ export function checkInput(base64: string, crossCheck: boolean): CheckResult {
     const other = j.ok ? 'ok' : j.message;
     if (other !== outcome) return { outcome, failure: `decodePsbtJson disagrees: ${other} vs ${outcome}`, ms, text };
     if (j.ok && j.json !== text) return { outcome, failure: 'decodePsbtJson text differs from writeJson(decodePsbt().result)', ms, text };
+    const failure = checkOtherRoles(base64);
+    if (failure) return { outcome, failure, ms, text };
   }
   return { outcome, ms, text };
+}
+
+/** Core v30's rules, the writer and the converter on one input (see checkInput); a failure's text or undefined. */
+function checkOtherRoles(base64: string): string | undefined {
+  try {
+    const old = decodePsbt(base64, REGTEST, { coreVersion: 30 });
+    if (!old.ok && (old.code !== -22 || !old.message.startsWith('TX decode failed '))) return `untyped Core v30 error ${JSON.stringify(old)}`;
+    const bytes = Buffer.from(base64, 'base64');
+    if (bytes.toString('base64') !== base64) return undefined; // not canonical base64: nothing decoded
+    const r = parsePsbt(bytes);
+    if (!r.ok) return undefined;
+    const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+    const written = serializePsbt(r.psbt);
+    const again = parsePsbt(written);
+    if (!again.ok) return `the PSBT as written does not read back: ${again.message}`;
+    if (hex(serializePsbt(again.psbt)) !== hex(written)) return 'the PSBT read back is written differently';
+    const to = r.psbt.version === 0 ? 2 : 0;
+    const there = convertPsbt(r.psbt, to);
+    if (!there.ok) return r.psbt.version === 2 && v0Obstacle(r.psbt) === there.message ? undefined : `convert to ${to} failed: ${there.message}`;
+    const converted = parsePsbt(serializePsbt(there.psbt));
+    if (!converted.ok) return `the PSBT converted to version ${to} does not read back: ${converted.message}`;
+    const back = convertPsbt(converted.psbt, r.psbt.version);
+    if (!back.ok) return `convert back to ${r.psbt.version} failed: ${back.message}`;
+    const lossless = r.psbt.version === 0 || (r.psbt.fallbackLocktime !== undefined && r.psbt.inputs.every((i) => i.hasSequence) && r.psbt.txModifiable === undefined);
+    if (lossless && hex(serializePsbt(back.psbt)) !== hex(written)) return `version ${r.psbt.version} → ${to} → ${r.psbt.version} does not give the PSBT back`;
+    return undefined;
+  } catch (e) {
+    return `a PSBT role threw: ${describeError(e)}`;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -667,11 +713,14 @@ function compactSizeHex(n: number): string {
   return Buffer.from(compactSize(n)).toString('hex');
 }
 
-/** The recorded decodepsbt parameters that base64-decode, as bytes (valid and invalid PSBTs). */
+/** The recordings whose decodepsbt parameters seed the fuzzer: Core v30's, and current Core's (PSBT version 2 among them). */
+const SEED_FILES: CoreFile[] = ['bitcoin-core-v30.jsonl', 'bitcoin-core-psbt-vectors.jsonl', 'bitcoin-core-spend.jsonl'];
+
+/** The recorded decodepsbt parameters that base64-decode, as bytes (valid and invalid PSBTs, versions 0 and 2). */
 export function fixtureSeeds(): Uint8Array[] {
   const out: Uint8Array[] = [];
   const seen = new Set<string>();
-  for (const rec of coreGroup('decodepsbt')) {
+  for (const rec of SEED_FILES.flatMap((f) => coreFileGroup(f, 'decodepsbt'))) {
     const p = (JSON.parse(rec.request.body) as { params: unknown[] }).params[0];
     if (typeof p !== 'string' || p.length === 0 || seen.has(p)) continue;
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(p) || p.length % 4 !== 0) continue;

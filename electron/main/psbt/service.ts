@@ -14,7 +14,7 @@ import type {
 } from '../../../shared/ipc/contract';
 import { decodeDestination, encodeDestination, extractDestination } from '../../../shared/bitcoin/address';
 import { MAINNET, NETWORKS, REGTEST, TESTNET, type Network } from '../../../shared/bitcoin/networks';
-import { decodePsbtJson } from '../../../shared/bitcoin/psbt';
+import { decodePsbtJsonV30 as decodePsbtJson } from '../../../shared/bitcoin/psbt';
 import {
   parsePsbtForReview,
   psbtTextToBytes,

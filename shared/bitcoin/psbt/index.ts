@@ -1,0 +1,44 @@
+/**
+ * PSBTs (BIP174 version 0, BIP370 version 2) over one model, as Bitcoin Core reads, writes and
+ * decodes them. Modules (see ../../../../shared/design/psbt-layout.md):
+ *
+ * - generation.ts   which Core's rules apply: `{ coreVersion: 30 | 31.99 }` (default the newest)
+ * - keys.ts         the key types and their texts, as data
+ * - model.ts        parsePsbt: bytes → the model (types.ts), with Core's errors
+ * - decode-json.ts  decodePsbt / decodePsbtJson: Core's decodepsbt result (decode-text.ts: the fast text path)
+ * - serialize.ts    serializePsbt: the model as Core writes it
+ * - convert.ts      convertPsbt / convertPsbtBase64: version 0 <-> version 2, losslessly
+ * - review*.ts      parsePsbtForReview / reviewPsbt: what a careful signer must see, from the same model
+ *                   (also at the old path ../psbt-review)
+ */
+export { CORE_LATEST, CORE_VERSIONS, parseCoreVersion, type CoreVersion, type CoreVersionOption } from './generation';
+export { decodeBase64Core, encodeBase64 } from './base64';
+export { isFullyValidPubkey } from './pubkey';
+export { computeLocktime, parsePsbt, type ParsePsbtOptions, type ParsePsbtResult } from './model';
+export {
+  decodePsbt,
+  decodePsbtBytes,
+  decodePsbtBytesJson,
+  decodePsbtJson,
+  psbtToUniv,
+  type DecodePsbtJsonResult,
+  type DecodePsbtResult,
+} from './decode-json';
+export { serializePsbt, unsignedTxOf } from './serialize';
+export { convertPsbt, convertPsbtBase64, convertPsbtBytes, v0Obstacle, type ConvertBytesResult, type ConvertResult, type PsbtVersion } from './convert';
+export { parsePsbtForReview, reviewPsbt, type ParseReviewResult, type ReviewPsbt } from './review';
+export { psbtTextToBytes, type PsbtEncoding, type PsbtTextResult } from './psbt-text';
+export type { PsbtReview, PsbtWarning, ReviewContext, ReviewThresholds } from './review-types';
+export type { KeyOrigin, Proprietary, Psbt, PsbtInput, PsbtOutput } from './types';
+
+import type { Network } from '../networks';
+import { decodePsbtJson, type DecodePsbtJsonResult } from './decode-json';
+
+/**
+ * {@link decodePsbtJson} with Core v30's rules and texts: for the callers that speak for a Core v30
+ * node until they choose the node's generation themselves (the devnet's decodepsbt, the app's
+ * cross-check).
+ */
+export function decodePsbtJsonV30(base64: string, network: Network): DecodePsbtJsonResult {
+  return decodePsbtJson(base64, network, { coreVersion: 30 });
+}
