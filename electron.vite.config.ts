@@ -10,8 +10,12 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       // index: the Electron main process; web: `npm run web` (the same services behind the loopback
-      // bridge), built the same way so that the browser flow runs exactly what ships.
-      rollupOptions: { input: { index: resolve(root, 'electron/main/index.ts'), web: resolve(root, 'electron/main/web.ts') }, external: ['keytar', 'better-sqlite3'] },
+      // bridge), built the same way so that the browser flow runs exactly what ships; psbt-worker:
+      // the thread heavy PSBT work runs in (electron/main/psbt/worker.ts).
+      rollupOptions: {
+        input: { index: resolve(root, 'electron/main/index.ts'), web: resolve(root, 'electron/main/web.ts'), 'psbt-worker': resolve(root, 'electron/main/psbt/worker.ts') },
+        external: ['keytar', 'better-sqlite3'],
+      },
     },
   },
   preload: {

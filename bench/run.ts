@@ -5,11 +5,13 @@
  */
 import { benchDevnet } from './devnet';
 import { benchPsbt } from './psbt';
+import { benchPsbtWorker } from './psbt-worker';
 import { benchRefresh } from './refresh';
 import { printTable, type Row } from './table';
 
 const groups: Record<string, () => Promise<Row[]>> = {
   psbt: benchPsbt,
+  'psbt-worker': benchPsbtWorker,
   devnet: benchDevnet,
   refresh: benchRefresh,
 };

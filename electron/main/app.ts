@@ -17,6 +17,7 @@ import { WatchRepository } from './store/watch';
 import { WatchService } from './watch/service';
 import { PsbtService } from './psbt/service';
 import { UriInbox } from './uri';
+import { sourceWorkerScript, WorkerRunner, type WorkerScript } from './psbt/runner';
 
 export interface AppOptions {
   /** The app's data folder (Electron's userData): spyglass.sqlite and logs/ live here. */
@@ -26,6 +27,11 @@ export interface AppOptions {
   autoDemo?: boolean;
   /** Defaults to the OS keychain through keytar. */
   secretBackend?: SecretBackend | null;
+  /**
+   * Where heavy PSBT work runs: the PSBT worker thread's script (index.ts and web.ts pass the built
+   * one; from source, worker.ts through tsx), or 'inline' in this thread.
+   */
+  psbtWorker?: WorkerScript | 'inline';
   /** Largest replies read from the node and the index (defaults: 256 MiB and 64 MiB; tests set small ones). */
   replyLimits?: { nodeBytes?: number; indexBytes?: number };
   log?: Logger;
@@ -69,7 +75,8 @@ export function createApp(opts: AppOptions): SpyglassApp {
   });
   const watchRepo = new WatchRepository(db);
   const watch = new WatchService({ services, repo: watchRepo, overview: new OverviewQuery(db), profiles, log });
-  const psbt = new PsbtService({ services, repo: watchRepo, profiles, log });
+  const worker = opts.psbtWorker ?? (import.meta.url.endsWith('.ts') ? sourceWorkerScript() : 'inline');
+  const psbt = new PsbtService({ services, repo: watchRepo, profiles, log, ...(worker === 'inline' ? {} : { runner: new WorkerRunner(worker, dbFile, log) }) });
   const uris = new UriInbox(() => services.emit('uri:opened', {}));
   const handlers = createHandlers(services, watch, psbt, uris);
   return {
@@ -82,6 +89,7 @@ export function createApp(opts: AppOptions): SpyglassApp {
     logFile,
     dispatch: (channel, payload) => dispatch(handlers, channel, payload, log),
     close: async () => {
+      await psbt.close();
       await services.close();
       db.close();
     },

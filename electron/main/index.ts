@@ -9,6 +9,7 @@ import { createApp, type SpyglassApp } from './app';
 import { startDemoDevnet } from './demo';
 import { menuTemplate, type MenuSpec } from './menu';
 import { bitcoinUriFromArgv } from './uri';
+import { workerScriptBeside } from './psbt/runner';
 import { loadWindowState, MIN_WINDOW, saveWindowState } from './window-state';
 import {
   allowNavigation,
@@ -147,6 +148,7 @@ if (!app.requestSingleInstanceLock()) {
       dataDir: app.getPath('userData'),
       info: { version: app.getVersion(), platform: process.platform, bridge: false },
       startDemo: startDemoDevnet,
+      psbtWorker: workerScriptBeside(import.meta.url),
       // `npm start` (unpackaged) opens on the demo when no node is configured; the installed app asks.
       autoDemo: !app.isPackaged || process.env.SPYGLASS_DEMO === '1',
     });

@@ -9,6 +9,7 @@ import { createApp, type AppOptions, type SpyglassApp } from './app';
 import { startBridge, type Bridge } from './bridge';
 import { startDemoDevnet } from './demo';
 import { bitcoinUriFromArgv } from './uri';
+import { workerScriptBeside } from './psbt/runner';
 
 export interface WebOptions extends Partial<Pick<AppOptions, 'secretBackend' | 'log'>> {
   dataDir: string;
@@ -30,6 +31,7 @@ export async function startWeb(opts: WebOptions): Promise<WebApp> {
     dataDir: opts.dataDir,
     info: { version: process.env.npm_package_version ?? '0.1.0', platform: process.platform, bridge: true },
     startDemo: startDemoDevnet,
+    psbtWorker: workerScriptBeside(import.meta.url),
     autoDemo: opts.autoDemo ?? false,
     ...(opts.secretBackend !== undefined ? { secretBackend: opts.secretBackend } : {}),
     ...(opts.log ? { log: opts.log } : {}),

@@ -15,7 +15,7 @@ import type {
   TransactionView,
   WatchOverview,
 } from './watch';
-import type { PsbtCrosscheckReply, PsbtReviewReply } from './psbt';
+import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtReviewReply } from './psbt';
 
 export type * from './watch';
 export type * from './psbt';
@@ -191,6 +191,8 @@ export const channels = {
   'psbt:review': { request: psbtRequest, reply: null as unknown as PsbtReviewReply },
   /** Ask the connected node's `decodepsbt` and compare it with the offline decode. */
   'psbt:crosscheck': { request: psbtRequest, reply: null as unknown as PsbtCrosscheckReply },
+  /** Convert between version 0 and version 2 (BIP370), losslessly, as Core writes each: signers differ in what they read. */
+  'psbt:convert': { request: psbtRequest.extend({ to: z.union([z.literal(0), z.literal(2)]) }).strict(), reply: null as unknown as PsbtConvertReply },
 
   // ——— the desktop shell ———
   /** The bitcoin: link the OS (or `npm run web -- bitcoin:…`) handed to the app, once; parsed by the renderer (shared/bip21). */

@@ -33,6 +33,7 @@ export const CHANNEL_NAMES = [
   'labels:import',
   'psbt:review',
   'psbt:crosscheck',
+  'psbt:convert',
   'uri:take',
 ] as const;
 

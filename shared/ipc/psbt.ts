@@ -106,6 +106,11 @@ export interface PsbtReviewContextView {
   snapshotId: number | null;
   snapshotTakenAt: string | null;
   offline: boolean;
+  /**
+   * The connected node's PSBT generation (getnetworkinfo version): 31.99 (the v32 line) and later read
+   * and make version 2 PSBTs, older nodes only version 0. Null when not connected.
+   */
+  nodeCoreVersion: 30 | 31.99 | null;
 }
 
 export interface PsbtReviewReply {
@@ -146,4 +151,15 @@ export interface PsbtCrosscheckReply {
   /** The error each side gave instead of a result (decodepsbt -22), else null. */
   offlineError: string | null;
   nodeError: string | null;
+  /**
+   * The form the node was asked in: a node that reads only version 0 (Core v30) gets the version 0
+   * form of a version 2 PSBT, converted offline without loss (`converted`). Null when not asked.
+   */
+  asked: { version: 0 | 2; converted: boolean } | null;
+}
+
+export interface PsbtConvertReply {
+  base64: string;
+  bytes: number;
+  version: 0 | 2;
 }

@@ -107,7 +107,7 @@ function reply(over: Partial<PsbtReviewReply> = {}, warnings: PsbtWarningView[] 
     bytes: PSBT_BYTES.length,
     version: 0,
     encoding: 'base64',
-    context: { chain: 'regtest', chainSource: 'watched-addresses', watchedAddresses: 2, tipHeight: null, tipSource: null, snapshotId: null, snapshotTakenAt: null, offline: true },
+    context: { chain: 'regtest', chainSource: 'watched-addresses', watchedAddresses: 2, tipHeight: null, tipSource: null, snapshotId: null, snapshotTakenAt: null, offline: true, nodeCoreVersion: null },
     ...over,
   };
 }
@@ -117,6 +117,7 @@ const notAvailable: PsbtCrosscheckReply = {
   nodeAvailable: false,
   reason: 'Spyglass is not connected to a node, so only the offline decode is available.',
   node: null,
+  asked: null,
   differences: [],
   truncated: false,
   offlineError: null,
@@ -331,6 +332,37 @@ describe('usePsbtStore: cross-check', () => {
     expect(s.crosscheckError).toBeNull();
     await s.decodeInput();
     expect(s.crosscheck).toBeNull();
+  });
+});
+
+describe('usePsbtStore: version conversion', () => {
+  it('converts through main and reviews the result in place; back to the loaded version is no conversion', async () => {
+    api.handle('psbt:review', (req) => ({ ok: true, value: reply({ base64: req.psbt, version: req.psbt === 'V2' ? 2 : 0 }) }));
+    api.handle('psbt:convert', (req) => ({ ok: true, value: { base64: req.to === 2 ? 'V2' : PSBT_B64, bytes: 10, version: req.to } }));
+    const s = usePsbtStore();
+    s.input = PSBT_B64;
+    await s.decodeInput();
+    expect(await s.convertTo(0)).toBe(false); // already version 0: nothing asked
+    expect(await s.convertTo(2)).toBe(true);
+    expect(api.calls.filter((c) => c.channel === 'psbt:convert')).toEqual([{ channel: 'psbt:convert', request: { psbt: PSBT_B64, to: 2 } }]);
+    expect(s.reply?.version).toBe(2);
+    expect(s.reply?.base64).toBe('V2');
+    expect(s.converted).toEqual({ from: 0, to: 2 });
+    expect(await s.convertTo(0)).toBe(true);
+    expect(s.converted).toBeNull();
+    expect(s.reply?.version).toBe(0);
+  });
+
+  it('a conversion main refuses is kept for a toast; the review stays', async () => {
+    api.handle('psbt:review', reply({ version: 2 }));
+    api.fail('psbt:convert', { code: 'input.invalid', message: 'Cannot convert to PSBT version 0 without losing information: …' });
+    const s = usePsbtStore();
+    s.input = PSBT_B64;
+    await s.decodeInput();
+    expect(await s.convertTo(0)).toBe(false);
+    expect(s.actionError?.message).toContain('Cannot convert');
+    expect(s.reply?.version).toBe(2);
+    expect(s.converted).toBeNull();
   });
 });
 

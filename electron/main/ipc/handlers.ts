@@ -44,6 +44,7 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService, uri
     'labels:import': (r) => w.importLabels(r.text, r.rule),
     'psbt:review': (r) => p.review(r.psbt, r.encoding),
     'psbt:crosscheck': (r) => p.crosscheck(r.psbt, r.encoding),
+    'psbt:convert': (r) => p.convert(r.psbt, r.encoding, r.to),
     'uri:take': () => uris.take(),
   };
 }

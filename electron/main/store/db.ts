@@ -61,6 +61,22 @@ export function openDatabaseAtVersion(file: string, version: number): Database {
   }
 }
 
+/**
+ * A read-only connection to an existing database that another connection keeps migrated (the PSBT
+ * worker's): it never writes, and with WAL it reads what the writer has committed.
+ */
+export function openReadOnlyDatabase(file: string): Database {
+  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    assertNotFromFuture(db, SCHEMA_VERSIONS);
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
 /** For migration tests: applies the app's steps up to and including `version`. */
 export function updateToVersion(db: Database, version: number): void {
   runMigrations(db, SCHEMA_VERSIONS, { upTo: version });

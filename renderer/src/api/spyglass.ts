@@ -82,6 +82,7 @@ export function onWatchChanged(listener: (p: Events['watch:changed']) => void): 
 // ——— PSBT review (issue 4): the text goes to main as base64 or hex; files are read in the renderer ———
 export const psbtReview = (psbt: string, encoding: Request<'psbt:review'>['encoding'] = 'auto') => call('psbt:review', { psbt, encoding });
 export const psbtCrosscheck = (psbt: string, encoding: Request<'psbt:crosscheck'>['encoding'] = 'auto') => call('psbt:crosscheck', { psbt, encoding });
+export const psbtConvert = (psbt: string, to: 0 | 2) => call('psbt:convert', { psbt, to });
 
 // ——— the desktop shell: bitcoin: links the OS hands over, and the application menu ———
 export const takeUri = () => call('uri:take', {});

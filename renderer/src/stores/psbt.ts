@@ -198,8 +198,11 @@ export const usePsbtStore = defineStore('psbt', () => {
   const crosschecking = ref(false);
   const crosscheck = shallowRef<PsbtCrosscheckReply | null>(null);
   const crosscheckError = ref<IpcError | null>(null);
-  /** The last failed label save, for a toast. */
+  /** The last failed label save or conversion, for a toast. */
   const actionError = ref<IpcError | null>(null);
+  /** The loaded PSBT was converted here from another version (what export and copy now give). */
+  const converted = ref<{ from: 0 | 2; to: 0 | 2 } | null>(null);
+  const converting = ref(false);
 
   const warnings = computed(() => (reply.value ? sortWarnings(reply.value.review.warnings) : []));
   const counts = computed(() => {
@@ -223,6 +226,7 @@ export const usePsbtStore = defineStore('psbt', () => {
 
   function reset(): void {
     reply.value = null;
+    converted.value = null;
     error.value = null;
     crosscheck.value = null;
     crosscheckError.value = null;
@@ -296,6 +300,30 @@ export const usePsbtStore = defineStore('psbt', () => {
     return decodeText(t.text, from);
   }
 
+  /**
+   * Converts the loaded PSBT to version 0 or 2 (main's psbt:convert: lossless, as Core writes each) and
+   * reviews the result in its place; export and copy then give the converted bytes.
+   */
+  async function convertTo(to: 0 | 2): Promise<boolean> {
+    const r = reply.value;
+    if (r === null || r.version === to || converting.value) return false;
+    converting.value = true;
+    actionError.value = null;
+    try {
+      const c = await api.psbtConvert(r.base64, to);
+      // The version it was loaded as (converting back to it is not a conversion any more).
+      const original = converted.value?.from ?? r.version;
+      const ok = await decodeText(c.base64, source.value ?? { kind: 'paste', chars: c.base64.length });
+      if (ok) converted.value = to === original ? null : { from: original, to };
+      return ok;
+    } catch (e) {
+      actionError.value = api.asIpcError(e);
+      return false;
+    } finally {
+      converting.value = false;
+    }
+  }
+
   /** Asks the connected node's decodepsbt and compares (main says when there is no node). */
   async function runCrosscheck(): Promise<PsbtCrosscheckReply | null> {
     const r = reply.value;
@@ -350,7 +378,7 @@ export const usePsbtStore = defineStore('psbt', () => {
   }
 
   return {
-    input, source, loading, reply, error, crosschecking, crosscheck, crosscheckError, actionError,
+    input, source, loading, reply, error, crosschecking, crosscheck, crosscheckError, actionError, converted, converting, convertTo,
     warnings, counts, flagged,
     decodeText, decodeInput, loadFile, loadBytes, runCrosscheck, bytes, setOutputLabel, clear,
   };

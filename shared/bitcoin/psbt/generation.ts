@@ -57,3 +57,11 @@ export function parseCoreVersion(text: string): CoreVersion | null {
   if (t === '31.99' || t === '32' || t === 'v32' || t === 'latest') return 31.99;
   return null;
 }
+
+/**
+ * The PSBT generation of a node, from getnetworkinfo's `version` (e.g. 300000, 309900, 319900): nodes
+ * of the v32 line (31.99 and later) read and make version 2 PSBTs; older ones read only version 0.
+ */
+export function nodeCoreVersion(version: number): CoreVersion {
+  return version >= 319900 ? 31.99 : 30;
+}

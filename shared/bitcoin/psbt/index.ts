@@ -11,7 +11,7 @@
  * - review*.ts      parsePsbtForReview / reviewPsbt: what a careful signer must see, from the same model
  *                   (also at the old path ../psbt-review)
  */
-export { CORE_LATEST, CORE_VERSIONS, parseCoreVersion, type CoreVersion, type CoreVersionOption } from './generation';
+export { CORE_LATEST, CORE_VERSIONS, nodeCoreVersion, parseCoreVersion, type CoreVersion, type CoreVersionOption } from './generation';
 export { decodeBase64Core, encodeBase64 } from './base64';
 export { isFullyValidPubkey } from './pubkey';
 export { computeLocktime, parsePsbt, type ParsePsbtOptions, type ParsePsbtResult } from './model';
