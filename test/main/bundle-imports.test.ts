@@ -6,8 +6,12 @@
 // - the packages the bundles import dynamically are exactly the reviewed list, and each gives what
 //   the app calls on it. The whole keychain flow runs in e2e/keychain-built.e2e.test.ts.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { WorkerRunner } from '../../electron/main/psbt/runner';
+import { openDatabase } from '../../electron/main/store/db';
 import { describe, expect, it } from 'vitest';
 import { ROOT, webBundleMissing } from '../support/web-process';
 
@@ -28,6 +32,25 @@ const DYNAMIC_USE: Record<string, string[]> = { keytar: ['getPassword', 'setPass
 describe.skipIf(skip !== null)(`built main bundles under Node's ESM loader${skip ? ` — skipped: ${skip}` : ''}`, () => {
   it('web.js and its chunks link: every named import exists', () => {
     expect(nodeEsm(`await import(${JSON.stringify(join(OUT, 'web.js'))}); console.log('linked');`).trim()).toBe('linked');
+  });
+
+  it('the built PSBT worker (psbt-worker.js, as index.js and web.js start it) runs a job on a real database', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spyglass-built-worker-'));
+    const dbFile = join(dir, 'spyglass.sqlite');
+    openDatabase(dbFile).close();
+    const runner = new WorkerRunner({ file: new URL('./psbt-worker.js', pathToFileURL(join(OUT, 'index.js'))) }, dbFile, { info() {}, warn() {}, error() {} } as never);
+    try {
+      const taproot = readFileSync(join(ROOT, '../shared/fixtures/perf/taproot-1000-inputs.psbt.txt'), 'utf8').trim();
+      const v2 = await runner.run('convert', { text: taproot, encoding: 'auto', to: 2 });
+      expect(v2.version).toBe(2);
+      const reply = await runner.run('review', { text: v2.base64, encoding: 'auto', profileId: null, nodeChain: 'regtest', nodeCoreVersion: null, nodeTip: null, reportHeight: null, offline: true, now: 1_800_000_000 });
+      expect(reply.version).toBe(2);
+      expect(reply.review.inputs).toHaveLength(1000);
+      await expect(runner.run('convert', { text: 'garbage', encoding: 'auto', to: 0 })).rejects.toMatchObject({ code: 'input.invalid' });
+    } finally {
+      await runner.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("index.js imports only its chunks, 'electron' and Node's own modules (the packages are in the chunks, linked above)", () => {
