@@ -17,6 +17,7 @@ import { WatchRepository } from './store/watch';
 import { WatchService } from './watch/service';
 import { PsbtService } from './psbt/service';
 import { UriInbox } from './uri';
+import { ChainMonitor, DEFAULT_POLL_MS } from './monitor';
 import { sourceWorkerScript, WorkerRunner, type WorkerScript } from './psbt/runner';
 
 export interface AppOptions {
@@ -32,6 +33,8 @@ export interface AppOptions {
    * one; from source, worker.ts through tsx), or 'inline' in this thread.
    */
   psbtWorker?: WorkerScript | 'inline';
+  /** The chain monitor's poll interval (default 10 s; null: off). */
+  pollMs?: number | null;
   /** Largest replies read from the node and the index (defaults: 256 MiB and 64 MiB; tests set small ones). */
   replyLimits?: { nodeBytes?: number; indexBytes?: number };
   log?: Logger;
@@ -42,6 +45,8 @@ export interface SpyglassApp {
   watch: WatchService;
   /** bitcoin: links waiting for the window. */
   uris: UriInbox;
+  /** Follows the chain and the connection's health (started by index.ts and web.ts, not by tests). */
+  monitor: ChainMonitor;
   handlers: Handlers;
   log: Logger;
   dbFile: string;
@@ -78,17 +83,20 @@ export function createApp(opts: AppOptions): SpyglassApp {
   const worker = opts.psbtWorker ?? (import.meta.url.endsWith('.ts') ? sourceWorkerScript() : 'inline');
   const psbt = new PsbtService({ services, repo: watchRepo, profiles, log, ...(worker === 'inline' ? {} : { runner: new WorkerRunner(worker, dbFile, log) }) });
   const uris = new UriInbox(() => services.emit('uri:opened', {}));
+  const monitor = new ChainMonitor({ services, watch, log }, opts.pollMs === undefined ? DEFAULT_POLL_MS : opts.pollMs);
   const handlers = createHandlers(services, watch, psbt, uris);
   return {
     services,
     watch,
     uris,
+    monitor,
     handlers,
     log,
     dbFile,
     logFile,
     dispatch: (channel, payload) => dispatch(handlers, channel, payload, log),
     close: async () => {
+      await monitor.stop();
       await psbt.close();
       await services.close();
       db.close();

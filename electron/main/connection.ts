@@ -130,6 +130,13 @@ function short(hash: string): string {
   return hash.length > 20 ? `${hash.slice(0, 8)}…${hash.slice(-8)}` : hash;
 }
 
-export function failedState(profileId: string, e: unknown): ConnectionState {
-  return { state: 'failed', profileId, error: toIpcError(e) };
+/**
+ * The failed state of `profileId` for error `e`. When the connection was already failing, the
+ * failure's start time is kept: "node down since 12:03" survives every retry (a refused connection
+ * one time, a reset the next are the same outage).
+ */
+export function failedState(profileId: string, e: unknown, previous?: ConnectionState, now: Date = new Date()): ConnectionState {
+  const error = toIpcError(e);
+  const since = previous?.state === 'failed' && previous.profileId === profileId ? previous.since : now.toISOString();
+  return { state: 'failed', profileId, error, since };
 }

@@ -169,7 +169,7 @@ if (!app.requestSingleInstanceLock()) {
       pendingUri = null;
     }
     createWindow();
-    void s.services.start();
+    void s.services.start().then(() => s.monitor.start());
 
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) createWindow();

@@ -27,7 +27,7 @@ export interface ServiceDeps {
 export interface ActiveConnection {
   profile: ProfileView;
   rpc: NodeRpc;
-  index: BlockIndex;
+  index: BlockIndex & { plainHttpRemote: boolean };
   report: ConnectionReport;
 }
 
@@ -151,7 +151,10 @@ export class Services {
     this.deps.profiles.setActiveId(id);
     this.disconnect();
     const gen = ++this.generation;
-    this.setState({ state: 'connecting', profileId: id });
+    // A retry of a failing connection shows the failure until it is over, not "connecting" each time.
+    const retrying = this.state.state === 'failed' && this.state.profileId === id;
+    const previous = this.state;
+    if (!retrying) this.setState({ state: 'connecting', profileId: id });
     let rpc: NodeRpc | null = null;
     let index: (BlockIndex & { plainHttpRemote: boolean }) | null = null;
     try {
@@ -173,9 +176,39 @@ export class Services {
       index?.close();
       if (gen !== this.generation) return this.state;
       this.logError(`connect ${id}`, e);
-      this.setState(failedState(id, e));
+      this.setState(failedState(id, e, previous));
     }
     return this.state;
+  }
+
+  /**
+   * Checks the live connection again with its own clients (the chain monitor, after a new block or
+   * index height): the report's heights and warnings are brought up to date without passing through
+   * "connecting". A failure ends the connection, as `connectionLost` does.
+   */
+  async recheckActive(): Promise<ConnectionState> {
+    const conn = this.active;
+    if (!conn || this.state.state !== 'connected') return this.state;
+    const gen = this.generation;
+    try {
+      const report = await checkConnection(conn.profile, conn.rpc, conn.index, conn.index.plainHttpRemote);
+      if (gen !== this.generation || this.active !== conn) return this.state;
+      this.active = { ...conn, report };
+      this.setState({ state: 'connected', profileId: conn.profile.id, report });
+    } catch (e) {
+      if (gen === this.generation && this.active === conn) this.connectionLost(e);
+    }
+    return this.state;
+  }
+
+  /** The live connection failed (the chain monitor's poll): it is closed, and the state says why and since when. */
+  connectionLost(e: unknown): void {
+    const id = this.stateProfileId();
+    if (!id || this.state.state !== 'connected') return;
+    this.generation++;
+    this.disconnect();
+    this.logError(`connection lost ${id}`, e);
+    this.setState(failedState(id, e, this.state));
   }
 
   async refresh(): Promise<ConnectionState> {

@@ -11,7 +11,7 @@ import { startDemoDevnet } from './demo';
 import { bitcoinUriFromArgv } from './uri';
 import { workerScriptBeside } from './psbt/runner';
 
-export interface WebOptions extends Partial<Pick<AppOptions, 'secretBackend' | 'log'>> {
+export interface WebOptions extends Partial<Pick<AppOptions, 'secretBackend' | 'log' | 'pollMs'>> {
   dataDir: string;
   staticDir: string;
   port?: number;
@@ -35,6 +35,7 @@ export async function startWeb(opts: WebOptions): Promise<WebApp> {
     autoDemo: opts.autoDemo ?? false,
     ...(opts.secretBackend !== undefined ? { secretBackend: opts.secretBackend } : {}),
     ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}),
   });
   const bridge = await startBridge({
     dispatch: (c, p) => app.dispatch(c, p),
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
     autoDemo: !args.includes('--no-demo'),
   });
   await web.app.services.start();
+  web.app.monitor.start();
   // `npm run web -- bitcoin:…`: the page opens on that payment request, as a clicked link opens the app.
   const uri = bitcoinUriFromArgv(args);
   if (uri) web.app.uris.put(uri);

@@ -101,7 +101,13 @@ export type ConnectionState =
   | { state: 'none' } // first run: no profile
   | { state: 'connecting'; profileId: string }
   | { state: 'connected'; profileId: string; report: ConnectionReport }
-  | { state: 'failed'; profileId: string; error: import('../errors').IpcError }
+  | {
+      state: 'failed';
+      profileId: string;
+      error: import('../errors').IpcError;
+      /** When this failure began (ISO time): the same failure seen again keeps its first time ("node down since …"). */
+      since: string;
+    }
   | { state: 'needs-password'; profileId: string };
 
 export interface KeychainStatus {

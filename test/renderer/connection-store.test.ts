@@ -127,7 +127,7 @@ describe('useConnectionStore', () => {
     api.emit('connection:changed', { state: 'connecting', profileId: 'p1' });
     expect(conn.report).toEqual(r);
     // …but never shows it for another profile.
-    api.emit('connection:changed', { state: 'failed', profileId: 'p2', error: { code: 'net.refused', message: 'The node refused the connection' } });
+    api.emit('connection:changed', { state: 'failed', profileId: 'p2', error: { code: 'net.refused', message: 'The node refused the connection' }, since: '2026-01-01T00:00:00.000Z' });
     expect(conn.report).toBeNull();
     expect(conn.profileId).toBe('p2');
     api.emit('connection:changed', { state: 'none' });
@@ -136,7 +136,7 @@ describe('useConnectionStore', () => {
   });
 
   it('activate sends the id and takes the reply state', async () => {
-    api.handle('profiles:activate', (req) => ({ ok: true, value: { state: 'failed', profileId: req.id, error: { code: 'rpc.unauthorized', message: 'The node refused the user name or password' } } }));
+    api.handle('profiles:activate', (req) => ({ ok: true, value: { state: 'failed', profileId: req.id, error: { code: 'rpc.unauthorized', message: 'The node refused the user name or password' }, since: '2026-01-01T00:00:00.000Z' } }));
     const conn = useConnectionStore();
     expect(await conn.activate('p7')).toBe(true);
     expect(api.calls.at(-1)).toEqual({ channel: 'profiles:activate', request: { id: 'p7' } });
@@ -172,7 +172,7 @@ describe('useConnectionStore', () => {
     const conn = useConnectionStore();
     await conn.load();
     const pending = conn.refresh();
-    const failed = { state: 'failed' as const, profileId: 'p1', error: { code: 'net.refused' as const, message: 'The node refused the connection' } };
+    const failed = { state: 'failed' as const, profileId: 'p1', error: { code: 'net.refused' as const, message: 'The node refused the connection' }, since: '2026-01-01T00:00:00.000Z' };
     api.emit('connection:changed', failed);
     release();
     expect(await pending).toBe(false);

@@ -44,36 +44,41 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** Maps a Node socket/TLS error to an AppError with a remedy. */
+/** Which side a transport error is about, for the status line ("node down" or "index down"). */
+function peerOf(peer: PeerName): 'node' | 'index' {
+  return peer === 'the node' ? 'node' : 'index';
+}
+
 export function transportError(err: unknown, url: URL, peer: PeerName): AppError {
   const e = err as NodeJS.ErrnoException & { code?: string };
   const code = e?.code ?? '';
   const where = hostLabel(url);
   if (e?.name === 'AbortError' || code === 'ABORT_ERR') return new AppError('cancelled', `The request to ${peer} was cancelled.`);
   if (code === 'ECONNREFUSED') {
-    return new AppError('net.refused', `Cannot reach ${peer} at ${where}: the connection was refused. Is it running, and is the port right?`, { host: where });
+    return new AppError('net.refused', `Cannot reach ${peer} at ${where}: the connection was refused. Is it running, and is the port right?`, { host: where, peer: peerOf(peer) });
   }
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || e?.message === 'socket hang up') {
-    return new AppError('net.reset', `The connection to ${peer} at ${where} was reset before it answered. It may have crashed or restarted, or a proxy dropped the request.`, { host: where });
+    return new AppError('net.reset', `The connection to ${peer} at ${where} was reset before it answered. It may have crashed or restarted, or a proxy dropped the request.`, { host: where, peer: peerOf(peer) });
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return new AppError('net.dns', `The host name of ${peer} (${url.hostname}) could not be resolved. Check the URL.`, { host: where });
+    return new AppError('net.dns', `The host name of ${peer} (${url.hostname}) could not be resolved. Check the URL.`, { host: where, peer: peerOf(peer) });
   }
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') {
-    return new AppError('net.unreachable', `${cap(peer)} at ${where} is unreachable from this computer (${code}). Check the network or VPN.`, { host: where });
+    return new AppError('net.unreachable', `${cap(peer)} at ${where} is unreachable from this computer (${code}). Check the network or VPN.`, { host: where, peer: peerOf(peer) });
   }
   if (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /certificate|ssl|tls/i.test(e?.message ?? '')) {
     const hint = code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO'
       ? 'The server does not speak HTTPS on this port; use http:// or the TLS port of your proxy.'
       : 'The certificate is not trusted; check the proxy\'s certificate or add its CA.';
-    return new AppError('net.tls', `TLS with ${peer} at ${where} failed (${code || 'TLS error'}). ${hint}`, { host: where, tls: code });
+    return new AppError('net.tls', `TLS with ${peer} at ${where} failed (${code || 'TLS error'}). ${hint}`, { host: where, tls: code, peer: peerOf(peer) });
   }
   if (code === 'ETIMEDOUT') return timeoutError(url, peer, 0);
-  return new AppError('net.unreachable', `Cannot reach ${peer} at ${where}${code ? ` (${code})` : ''}.`, { host: where });
+  return new AppError('net.unreachable', `Cannot reach ${peer} at ${where}${code ? ` (${code})` : ''}.`, { host: where, peer: peerOf(peer) });
 }
 
 export function timeoutError(url: URL, peer: PeerName, ms: number): AppError {
   const secs = ms > 0 ? ` within ${Math.round(ms / 100) / 10} s` : '';
-  return new AppError('net.timeout', `${cap(peer)} at ${hostLabel(url)} did not answer${secs}. It may be busy (rescanning, syncing) or unreachable.`, { host: hostLabel(url), timeoutMs: ms });
+  return new AppError('net.timeout', `${cap(peer)} at ${hostLabel(url)} did not answer${secs}. It may be busy (rescanning, syncing) or unreachable.`, { host: hostLabel(url), timeoutMs: ms, peer: peerOf(peer) });
 }
 
 /** Largest reply read from the node (a wallet's listunspent of 100,000 coins is ~40 MB). */

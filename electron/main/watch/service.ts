@@ -102,6 +102,7 @@ export function feeRateText(feeSats: bigint, vsize: number): string {
 export class WatchService {
   private engine: { conn: ActiveConnection; engine: RefreshEngine } | null = null;
   private controller: AbortController | null = null;
+  private running: Promise<RefreshSummaryView> | null = null;
 
   constructor(private readonly deps: WatchServiceDeps) {}
 
@@ -169,7 +170,17 @@ export class WatchService {
 
   // ——— refresh ———
 
-  async refresh(): Promise<RefreshSummaryView> {
+  /** Whether a refresh is running. */
+  get refreshing(): boolean {
+    return this.running !== null;
+  }
+
+  /** Runs a refresh; while one runs (the chain monitor's, another window's), this joins it. */
+  refresh(): Promise<RefreshSummaryView> {
+    return (this.running ??= this.runRefresh().finally(() => (this.running = null)));
+  }
+
+  private async runRefresh(): Promise<RefreshSummaryView> {
     const conn = this.connected();
     const engine = this.engineFor(conn);
     if (engine.running) throw new AppError('input.invalid', 'A refresh is already running.');
