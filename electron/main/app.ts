@@ -17,7 +17,9 @@ import { WatchRepository } from './store/watch';
 import { WatchService } from './watch/service';
 import { PsbtService } from './psbt/service';
 import { UriInbox } from './uri';
-import { ChainMonitor, DEFAULT_POLL_MS } from './monitor';
+import { ChainMonitor } from './monitor';
+import { pollIntervalOf, SettingsService } from './settings-service';
+import { SettingsRepository } from './store/settings';
 import { sourceWorkerScript, WorkerRunner, type WorkerScript } from './psbt/runner';
 
 export interface AppOptions {
@@ -33,7 +35,7 @@ export interface AppOptions {
    * one; from source, worker.ts through tsx), or 'inline' in this thread.
    */
   psbtWorker?: WorkerScript | 'inline';
-  /** The chain monitor's poll interval (default 10 s; null: off). */
+  /** The chain monitor's poll interval (default: the refresh setting; null: off). */
   pollMs?: number | null;
   /** Largest replies read from the node and the index (defaults: 256 MiB and 64 MiB; tests set small ones). */
   replyLimits?: { nodeBytes?: number; indexBytes?: number };
@@ -78,13 +80,26 @@ export function createApp(opts: AppOptions): SpyglassApp {
     info: opts.info,
     log,
   });
+  const settings = new SettingsService(new SettingsRepository(db), services);
   const watchRepo = new WatchRepository(db);
-  const watch = new WatchService({ services, repo: watchRepo, overview: new OverviewQuery(db), profiles, log });
+  const watch = new WatchService({ services, repo: watchRepo, overview: new OverviewQuery(db), profiles, log, notificationsOn: (pid) => settings.profile(pid).notifications });
   const worker = opts.psbtWorker ?? (import.meta.url.endsWith('.ts') ? sourceWorkerScript() : 'inline');
-  const psbt = new PsbtService({ services, repo: watchRepo, profiles, log, ...(worker === 'inline' ? {} : { runner: new WorkerRunner(worker, dbFile, log) }) });
+  const psbt = new PsbtService({
+    services,
+    repo: watchRepo,
+    profiles,
+    log,
+    thresholds: () => {
+      const a = settings.app();
+      return { feeRateSatVb: a.feeRateWarnSatVb, feePercent: a.feePercentWarn };
+    },
+    ...(worker === 'inline' ? {} : { runner: new WorkerRunner(worker, dbFile, log) }),
+  });
   const uris = new UriInbox(() => services.emit('uri:opened', {}));
-  const monitor = new ChainMonitor({ services, watch, log }, opts.pollMs === undefined ? DEFAULT_POLL_MS : opts.pollMs);
-  const handlers = createHandlers(services, watch, psbt, uris);
+  const monitor = new ChainMonitor({ services, watch, log }, opts.pollMs === undefined ? pollIntervalOf(settings.app()) : opts.pollMs);
+  // The interval is a setting, applied at once (unless this app was made with a fixed one, as tests do).
+  if (opts.pollMs === undefined) settings.onChange((v) => monitor.setInterval(pollIntervalOf(v.app)));
+  const handlers = createHandlers(services, watch, psbt, uris, settings);
   return {
     services,
     watch,

@@ -137,6 +137,33 @@ const psbtRequest = z
   .object({ psbt: z.string().max(20 * 1024 * 1024, 'The PSBT is larger than 20 MB'), encoding: z.enum(['auto', 'base64', 'hex']).default('auto') })
   .strict();
 
+export const AppSettingsSchema = z
+  .object({
+    unit: z.enum(['btc', 'sats']),
+    theme: z.enum(['system', 'light', 'dark']),
+    refreshSeconds: z.number().int('Whole seconds').refine((n) => n === 0 || (n >= 5 && n <= 3600), 'Off (0), or 5 s to 1 hour'),
+    feeRateWarnSatVb: z.number().positive('Above 0 sat/vB').max(100_000, 'At most 100,000 sat/vB'),
+    feePercentWarn: z.number().positive('Above 0 %').max(100, 'At most 100 %'),
+    defaultFeePreset: z.enum(['next-block', '30-min', '1-hour', '1-day']),
+  })
+  .strict();
+export const ProfileSettingsSchema = z.object({ notifications: z.boolean() }).strict();
+
+export interface SettingsView {
+  app: import('../settings').AppSettings;
+  profileId: string | null;
+  profile: import('../settings').ProfileSettings | null;
+}
+
+/** A desktop notification about the active profile's coins. */
+export interface PaymentNotice {
+  kind: 'incoming' | 'confirmed';
+  profileId: string;
+  txid: string;
+  title: string;
+  body: string;
+}
+
 export const channels = {
   'app:info': { request: z.object({}).strict(), reply: null as unknown as AppInfo },
   'keychain:status': { request: z.object({}).strict(), reply: null as unknown as KeychainStatus },
@@ -203,6 +230,12 @@ export const channels = {
   // ——— the desktop shell ———
   /** The bitcoin: link the OS (or `npm run web -- bitcoin:…`) handed to the app, once; parsed by the renderer (shared/bip21). */
   'uri:take': { request: empty, reply: null as unknown as { uri: string | null } },
+
+  // ——— settings (SQLite; applied live) ———
+  /** The app's settings, and the active profile's (null without one). */
+  'settings:get': { request: empty, reply: null as unknown as SettingsView },
+  /** Changes some settings; replies with all of them (and `settings:changed` goes to every window). */
+  'settings:set': { request: z.object({ app: AppSettingsSchema.partial().strict().optional(), profile: ProfileSettingsSchema.partial().strict().optional() }).strict(), reply: null as unknown as SettingsView },
 } as const;
 
 export type Channel = keyof typeof channels;
@@ -232,6 +265,9 @@ export interface Events {
   'uri:opened': Record<string, never>;
   /** An application-menu item was chosen (Electron only). */
   'app:menu': { action: MenuAction };
+  'settings:changed': SettingsView;
+  /** An incoming payment or its first confirmation (when the profile's notifications are on). */
+  'notify': PaymentNotice;
 }
 export type EventName = keyof Events;
 export const eventNames: readonly EventName[] = EVENT_NAMES;

@@ -35,9 +35,11 @@ export const CHANNEL_NAMES = [
   'psbt:crosscheck',
   'psbt:convert',
   'uri:take',
+  'settings:get',
+  'settings:set',
 ] as const;
 
-export const EVENT_NAMES = ['connection:changed', 'refresh:progress', 'watch:changed', 'uri:opened', 'app:menu'] as const;
+export const EVENT_NAMES = ['connection:changed', 'refresh:progress', 'watch:changed', 'uri:opened', 'app:menu', 'settings:changed', 'notify'] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 export type EventNameOf = (typeof EVENT_NAMES)[number];

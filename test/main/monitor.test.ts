@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../devnet/index';
 import type { SpyglassApp } from '../../electron/main/app';
-import type { ConnectionState, WatchOverview } from '../../shared/ipc/contract';
+import type { ConnectionState, PaymentNotice, WatchOverview } from '../../shared/ipc/contract';
 import { dispatchOk, startProfiledApp } from '../support/app';
 import { TestRpc } from '../support/rpc';
 
@@ -75,6 +75,31 @@ describe('chain monitor', () => {
     const after = await overview();
     expect(after.snapshot?.id).toBeGreaterThan(before.snapshot!.id);
     expect(after.snapshot?.nodeHeight).toBe(before.snapshot?.nodeHeight);
+  });
+
+  it('notifications: an incoming payment, then its first confirmation; change of our own spends is not a payment; off means none', async () => {
+    const notices: PaymentNotice[] = [];
+    app.services.on('notify', (n) => notices.push(n));
+    const o = await overview();
+    const address = o.balances.address[2]!;
+    const txid = await rpc.call<string>('sendtoaddress', [address, 0.0421], 'miner');
+    await app.monitor.tick();
+    expect(notices).toEqual([{ kind: 'incoming', profileId: expect.any(String), txid, title: 'Incoming payment', body: expect.stringMatching(/^0\.04210000 BTC to .*, not yet confirmed$/) }]);
+    notices.length = 0;
+    const miner = await rpc.call<string>('getnewaddress', [], 'miner');
+    devnet.node.mine(1, devnet.node.scriptFor(miner));
+    await app.monitor.tick();
+    // (The earlier test's 0.125 BTC, pending since, confirms in the same block.)
+    expect(notices.map((n) => n.kind)).toEqual(['confirmed', 'confirmed']);
+    const mine = notices.find((n) => n.txid === txid);
+    expect(mine).toMatchObject({ title: 'Payment confirmed', body: expect.stringMatching(new RegExp(`^0\\.04210000 BTC to .* is in block ${devnet.node.chain.tipHeight()}$`)) });
+    // Off for this profile: a payment makes no notice.
+    notices.length = 0;
+    await dispatchOk(app, 'settings:set', { profile: { notifications: false } });
+    await rpc.call('sendtoaddress', [address, 0.01], 'miner');
+    await app.monitor.tick();
+    expect(notices).toEqual([]);
+    await dispatchOk(app, 'settings:set', { profile: { notifications: true } });
   });
 
   it('the node goes away: "down since" from the first failed poll, kept while it stays down; back by itself', async () => {

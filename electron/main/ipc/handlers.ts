@@ -10,16 +10,21 @@ import type { Services } from '../services';
 import type { WatchService } from '../watch/service';
 import type { PsbtService } from '../psbt/service';
 import type { UriInbox } from '../uri';
+import type { SettingsService } from '../settings-service';
 
 export type Handlers = { [C in Channel]: (req: ParsedRequest<C>) => Promise<Reply<C>> | Reply<C> };
 
-export function createHandlers(s: Services, w: WatchService, p: PsbtService, uris: UriInbox): Handlers {
+export function createHandlers(s: Services, w: WatchService, p: PsbtService, uris: UriInbox, settings: SettingsService): Handlers {
   return {
     'app:info': () => s.info(),
     'keychain:status': () => s.keychainStatus(),
     'profiles:list': () => s.listProfiles(),
     'profiles:save': async (r) => ({ profile: await s.saveProfile(r.id, r.profile, r.password, r.remember) }),
-    'profiles:delete': (r) => s.deleteProfile(r.id),
+    'profiles:delete': async (r) => {
+      const done = await s.deleteProfile(r.id);
+      settings.deleteProfile(r.id);
+      return done;
+    },
     'profiles:activate': (r) => s.activate(r.id),
     'profiles:unlock': (r) => s.unlock(r.id, r.password, r.remember),
     'connection:test': (r) => s.test(r.id, r.profile, r.password),
@@ -46,6 +51,8 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService, uri
     'psbt:crosscheck': (r) => p.crosscheck(r.psbt, r.encoding),
     'psbt:convert': (r) => p.convert(r.psbt, r.encoding, r.to),
     'uri:take': () => uris.take(),
+    'settings:get': () => settings.view(),
+    'settings:set': (r) => settings.set(r),
   };
 }
 

@@ -25,7 +25,8 @@ export interface PsbtServiceDeps {
   runner?: PsbtRunner;
   /** Unix seconds (tests pin it). */
   now?: () => number;
-  thresholds?: Partial<ReviewThresholds>;
+  /** The fee warnings' limits (the settings), read at each review. */
+  thresholds?: Partial<ReviewThresholds> | (() => Partial<ReviewThresholds>);
 }
 
 /** How long the review waits for the node's tip and median time before going on without them. */
@@ -77,7 +78,7 @@ export class PsbtService {
       reportHeight: conn?.report.node.blocks ?? null,
       offline: this.deps.services.connectionState().state !== 'connected',
       now: this.deps.now?.() ?? Math.floor(Date.now() / 1000),
-      ...(this.deps.thresholds ? { thresholds: this.deps.thresholds } : {}),
+      ...(this.deps.thresholds ? { thresholds: typeof this.deps.thresholds === 'function' ? this.deps.thresholds() : this.deps.thresholds } : {}),
     });
     const r = reply.review;
     this.deps.log.info(`psbt: reviewed v${reply.version} ${reply.bytes} bytes, ${r.inputs.length} in, ${r.outputs.length} out, ${r.warnings.length} warnings${reply.coreError ? ' (Core refuses it)' : ''}`);

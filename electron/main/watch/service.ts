@@ -32,6 +32,7 @@ import type { NodeRpc } from '../connection';
 import type { OverviewQuery } from '../store/overview';
 import type { Label, Snapshot, UtxoRow, WatchRepository } from '../store/watch';
 import { addressType, INDEX_SERVED_TYPES } from './address-type';
+import { paymentNotices, type PendingPayments } from './notices';
 import type { ProfileRepository } from '../store/profiles';
 
 export interface WatchServiceDeps {
@@ -41,6 +42,8 @@ export interface WatchServiceDeps {
   overview: OverviewQuery;
   profiles: ProfileRepository;
   log: Logger;
+  /** Whether a profile wants payment notifications (its setting); default: none are sent. */
+  notificationsOn?: (profileId: string) => boolean;
 }
 
 const s = (v: bigint): string => v.toString();
@@ -103,6 +106,8 @@ export class WatchService {
   private engine: { conn: ActiveConnection; engine: RefreshEngine } | null = null;
   private controller: AbortController | null = null;
   private running: Promise<RefreshSummaryView> | null = null;
+  /** Incoming payments told as unconfirmed, waiting for their first confirmation (per profile). */
+  private readonly pendingPayments = new Map<string, PendingPayments>();
 
   constructor(private readonly deps: WatchServiceDeps) {}
 
@@ -187,9 +192,16 @@ export class WatchService {
     const controller = new AbortController();
     this.controller = controller;
     const started = Date.now();
+    const pid = conn.profile.id;
+    const previous = this.deps.repo.latestSnapshot(pid)?.id ?? null;
     try {
       const r = await engine.run({ signal: controller.signal, onProgress: (p) => this.deps.services.emit('refresh:progress', p) });
       this.deps.services.emit('watch:changed', { snapshotId: r.snapshotId, failed: false });
+      if (r.snapshotId !== previous && this.deps.notificationsOn?.(pid)) {
+        let pending = this.pendingPayments.get(pid);
+        if (!pending) this.pendingPayments.set(pid, (pending = new Map()));
+        for (const n of paymentNotices(this.deps.repo, pid, previous, r.snapshotId, pending)) this.deps.services.emit('notify', n);
+      }
       return {
         snapshotId: r.snapshotId,
         addresses: r.counts.addresses,

@@ -1,0 +1,58 @@
+// What a refresh tells the person unasked: a payment that arrived and its first confirmation, from the
+// two snapshots a refresh went between (the first snapshot of a profile tells nothing: everything in
+// it is old news).
+// - A payment still in the mempool is known from the node: a watched address has a new txid in
+//   listreceivedbyaddress (minconf 0) and received more. It is remembered as pending.
+// - A confirmed payment is known from the index: a new UTXO at a block height. If it was pending, it
+//   is its first confirmation; else it arrived and confirmed between two refreshes.
+// Change coming back from one of the wallet's own spends (getaddressinfo ischange) is not a payment.
+import { formatBtc } from '../../../shared/amounts';
+import type { PaymentNotice } from '../../../shared/ipc/contract';
+import type { WatchRepository } from '../store/watch';
+
+/** Incoming payments seen unconfirmed and not yet confirmed, by txid (per profile, in memory). */
+export type PendingPayments = Map<string, { sats: bigint; address: string }>;
+
+function isChange(repo: WatchRepository, pid: string, address: string): boolean {
+  const info = repo.getInfo(pid, address)?.info as { ischange?: unknown } | undefined;
+  return info?.ischange === true;
+}
+
+function who(repo: WatchRepository, pid: string, address: string): string {
+  const label = repo.getLabel(pid, 'addr', address)?.label;
+  return label ? `${label} (${address.slice(0, 12)}…)` : address;
+}
+
+export function paymentNotices(repo: WatchRepository, pid: string, fromId: number | null, toId: number, pending: PendingPayments): PaymentNotice[] {
+  if (fromId === null) return [];
+  const notices: PaymentNotice[] = [];
+  const notice = (kind: PaymentNotice['kind'], txid: string, title: string, body: string): void => void notices.push({ kind, profileId: pid, txid, title, body });
+
+  // Confirmed: new UTXOs at a height, by transaction.
+  const confirmed = new Map<string, { sats: bigint; address: string; height: number }>();
+  for (const u of repo.diff(fromId, toId).newUtxos) {
+    if (u.height === null || isChange(repo, pid, u.address)) continue;
+    const c = confirmed.get(u.txid);
+    confirmed.set(u.txid, { sats: (c?.sats ?? 0n) + u.amountSats, address: c?.address ?? u.address, height: u.height });
+  }
+  for (const [txid, c] of confirmed) {
+    const was = pending.get(txid);
+    pending.delete(txid);
+    if (was) notice('confirmed', txid, 'Payment confirmed', `${formatBtc(c.sats)} BTC to ${who(repo, pid, c.address)} is in block ${c.height}`);
+    else notice('incoming', txid, 'Payment received', `${formatBtc(c.sats)} BTC to ${who(repo, pid, c.address)}, confirmed in block ${c.height}`);
+  }
+
+  // In the mempool: the node's received records, a new txid and more received.
+  const before = repo.received(fromId);
+  for (const [address, r] of repo.received(toId)) {
+    if (r.confirmations !== 0 || isChange(repo, pid, address)) continue;
+    const old = before.get(address);
+    const fresh = r.txids.filter((t) => !(old?.txids ?? []).includes(t) && !confirmed.has(t) && !pending.has(t));
+    const more = r.amountSats - (old?.amountSats ?? 0n);
+    if (fresh.length !== 1 || more <= 0n) continue; // several at once: their amounts cannot be told apart
+    const txid = fresh[0]!;
+    pending.set(txid, { sats: more, address });
+    notice('incoming', txid, 'Incoming payment', `${formatBtc(more)} BTC to ${who(repo, pid, address)}, not yet confirmed`);
+  }
+  return notices;
+}
