@@ -19,7 +19,7 @@ export class TestRpc {
   }
 
   /** Sends `body` verbatim (as the recordings do) to `path`. */
-  async raw(path: string, body: string, opts: { method?: string; auth?: string | null } = {}): Promise<RawReply> {
+  async raw(path: string, body: string, opts: { method?: string; auth?: string | null; signal?: AbortSignal } = {}): Promise<RawReply> {
     const headers: Record<string, string> = { 'Content-Type': 'text/plain' };
     const auth = opts.auth === undefined ? this.authHeader() : opts.auth;
     if (auth !== null) headers.Authorization = auth;
@@ -27,6 +27,7 @@ export class TestRpc {
       method: opts.method ?? 'POST',
       headers,
       body: (opts.method ?? 'POST') === 'GET' ? undefined : body,
+      signal: opts.signal,
     });
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text(), headers: res.headers };
   }
