@@ -1,0 +1,5 @@
+import type { Step } from './run';
+
+export function walletSteps(): Step[] {
+  return [];
+}
