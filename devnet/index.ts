@@ -53,7 +53,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const seed = options.seed ?? 'spyglass';
   const user = options.rpcUser ?? 'spyglass';
   const password = options.rpcPassword ?? 'devnet';
-  const node = options.node ?? new DevnetNode({ seed, coreVersion: options.coreVersion });
+  const walletDir = options.datadir ? join(options.datadir, 'regtest', 'wallets') : undefined;
+  const node = options.node ?? new DevnetNode({ seed, coreVersion: options.coreVersion, walletDir });
   if (options.node && options.coreVersion && options.coreVersion !== node.coreVersion) {
     throw new Error(`the node answers as Core ${node.coreVersion}, not ${options.coreVersion}`);
   }
@@ -84,6 +85,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       return expected.includes(decoded);
     },
     methods: [...statelessMethods(node.network, node.coreVersion), ...node.methods()],
+    // Core before 31.99 serves HTTP through libevent; 31.99 has its own HTTP server.
+    http: node.coreVersion === '30' ? 'libevent' : 'core',
   });
   const index = new IndexServer(node.chain);
 
@@ -94,7 +97,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
         rpc.setWarmup(rpcFaults.warmupMessage());
         return rpc.handle({
           method: req.method,
-          path: req.url.pathname,
+          path: req.target,
           headers: { authorization: req.headers.authorization },
           body: req.body,
         });

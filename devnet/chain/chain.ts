@@ -252,6 +252,25 @@ export class Chain extends IndexedChain {
     return [...all];
   }
 
+  /** A mempool transaction with its mempool ancestors: how many, their vsize and fees (getTransactionAncestry). */
+  mempoolAncestry(txid: string): { count: number; vsize: number; fees: bigint } | null {
+    if (!this.mempool.has(txid)) return null;
+    const seen = new Set<string>();
+    const stack = [txid];
+    let vsize = 0;
+    let fees = 0n;
+    while (stack.length) {
+      const t = stack.pop()!;
+      if (seen.has(t)) continue;
+      seen.add(t);
+      const e = this.mempool.get(t)!;
+      vsize += Math.ceil(e.tx.weight / 4);
+      fees += e.fee;
+      for (const i of e.tx.vin) if (this.mempool.has(i.txid)) stack.push(i.txid);
+    }
+    return { count: seen.size, vsize, fees };
+  }
+
   /** The cluster mempool's linearization (mining order, chunks), kept until the mempool changes. */
   linearization(): Linearization {
     if (this.linearized === null) {

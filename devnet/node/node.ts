@@ -4,6 +4,8 @@
  * The methods live by area: chain-rpc.ts (blocks, transactions, UTXOs, network), mempool-rpc.ts,
  * wallet-rpc.ts; here are the wallets, the clock and mining.
  */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import type { Network } from '../../shared/bitcoin/networks';
@@ -26,6 +28,8 @@ export interface NodeOptions {
   chain?: Chain;
   /** The Core generation to answer as (default 31.99). */
   coreVersion?: CoreVersion;
+  /** Where Core would keep the wallets, for its messages (default ~/.bitcoin/regtest/wallets). */
+  walletDir?: string;
 }
 
 export class DevnetNode {
@@ -40,6 +44,7 @@ export class DevnetNode {
   private readonly walletRpc: WalletRpc;
 
   readonly coreVersion: CoreVersion;
+  private readonly walletDir: string;
   /** The chain's own clock, used again after `setmocktime 0`. */
   private readonly systemClock: () => number;
 
@@ -47,6 +52,7 @@ export class DevnetNode {
     this.network = opts.network ?? REGTEST;
     this.seed = opts.seed;
     this.coreVersion = opts.coreVersion ?? DEFAULT_CORE_VERSION;
+    this.walletDir = opts.walletDir ?? join(homedir(), '.bitcoin', 'regtest', 'wallets');
     this.chain = opts.chain ?? new Chain();
     this.systemClock = this.chain.clock;
     this.chain.coinbaseExtraNonce = this.coreVersion === '30' ? 'always' : 'when-short';
@@ -65,9 +71,14 @@ export class DevnetNode {
     return sha256(utf8ToBytes(`spyglass-devnet/${this.seed}/wallet/${name}`));
   }
 
+  /** The path Core's messages give for a wallet: the wallets directory joined with its name. */
+  walletPath(name: string): string {
+    return join(this.walletDir, name);
+  }
+
   createWallet(name: string, opts: { disablePrivateKeys?: boolean; blank?: boolean } = {}): Wallet {
     if (this.wallets.has(name) || this.unloaded.has(name)) {
-      throw new RpcError(-4, `Wallet file verification failed. Failed to create database path '${name}'. Database already exists.`);
+      throw new RpcError(-4, `Wallet file verification failed. Failed to create database path '${this.walletPath(name)}'. Database already exists.`);
     }
     const w = new Wallet(name, this.network, this.chain, {
       disablePrivateKeys: opts.disablePrivateKeys ?? false,
@@ -138,6 +149,8 @@ export class DevnetNode {
         if (!d.ok) throw new RpcError(-5, 'Error: Invalid address');
         return this.mine(Math.max(0, n), d.script);
       }),
+      // Core's hidden test RPC that waits for the wallets to catch up; the devnet's are never behind.
+      method('syncwithvalidationinterfacequeue', [], () => null),
       method('setmocktime', [arg('timestamp', 'num', true)], (a) => {
         this.setMockTime(getIntBig(a[0], 'int64'));
         return null;

@@ -5,19 +5,20 @@
  * listreceivedbyaddress, listunspent, sendtoaddress; and the descriptor helpers getdescriptorinfo,
  * deriveaddresses.
  */
-import type { UValue } from '../../shared/json';
-import { UTYPE_NAME, toPlain, RawJson, jsonString } from '../../shared/json';
-import { formatBtc, parseFixedPoint } from '../../shared/amounts';
+import { toPlain, RawJson, jsonString } from '../../shared/json';
+import { btcJson, formatBtc, parseFixedPoint } from '../../shared/amounts';
 import { decodeDestination, encodeDestination, extractDestination } from '../../shared/bitcoin/address';
-import { parseDescriptor, getDescriptorInfo, deriveAddresses } from '../../shared/bitcoin/descriptor';
+import { getDescriptorInfo, deriveAddresses } from '../../shared/bitcoin/descriptor';
 import { addressInfo } from '../../shared/bitcoin/addressinfo';
 import { bytesToHex } from '../chain/encoding';
 import { RpcError, type RpcMethodSpec } from '../rpc/types';
 import { amountFromValue } from '../rpc/args';
 import { HELP_GETADDRESSINFO } from '../rpc/stateless';
-import { compareDestinations, type AddressType, type Wallet } from '../wallet/wallet';
+import { COINBASE_MATURITY_DEPTH, compareDestinations, type Wallet } from '../wallet/wallet';
+import { inferDescriptor } from '../../shared/bitcoin/infer';
 import type { DevnetNode } from './node';
 import { arg, boolArg, descriptorCall, intArg, method, parseAddressType, strArg } from './rpc-util';
+import { importDescriptors } from './import-descriptors';
 
 export class WalletRpc {
   private readonly scriptAddress = new Map<string, string | null>();
@@ -64,7 +65,7 @@ export class WalletRpc {
       const tx = found.tx;
       const depth = w.depth(txid);
       if (tx.coinbase && depth < 1) continue;
-      if (tx.coinbase && depth < 100 && !o.includeImmatureCoinbase) continue;
+      if (tx.coinbase && depth < COINBASE_MATURITY_DEPTH && !o.includeImmatureCoinbase) continue;
       if (depth < o.minconf) continue;
       for (const out of tx.vout) {
         const hex = bytesToHex(out.script);
@@ -136,23 +137,19 @@ export class WalletRpc {
   walletInfo(w: Wallet): Record<string, unknown> {
     let keypool = 0;
     let keypoolInternal = 0;
-    let hasInternal = false;
     let birth = Number.MAX_SAFE_INTEGER;
     for (const d of w.descriptors) {
       birth = Math.min(birth, d.timestamp);
       if (!d.active || !d.desc.isRange()) continue;
       const left = Math.max(0, d.rangeEnd + 1 - d.nextIndex);
-      if (d.internal) {
-        hasInternal = true;
-        keypoolInternal += left;
-      } else {
-        keypool += left;
-      }
+      if (d.internal) keypoolInternal += left;
+      else keypool += left;
     }
-    const flags: string[] = [];
+    // WALLET_FLAG_TO_STRING in flag order.
+    const flags = ['last_hardened_xpub_cached'];
     if (w.disablePrivateKeys) flags.push('disable_private_keys');
-    if (w.blank) flags.push('blank_wallet');
-    flags.push('descriptor_wallet', 'last_hardened_xpub_cached');
+    if (w.blank) flags.push('blank');
+    flags.push('descriptor_wallet');
     const tip = this.node.chain.tip();
     return {
       walletname: w.name,
@@ -160,7 +157,9 @@ export class WalletRpc {
       format: 'sqlite',
       txcount: w.txs.size,
       keypoolsize: keypool,
-      ...(hasInternal ? { keypoolsize_hd_internal: keypoolInternal } : {}),
+      keypoolsize_hd_internal: keypoolInternal,
+      // 31.99 dropped -paytxfee.
+      paytxfee: this.node.coreVersion === '30' ? btcJson(0n) : undefined,
       private_keys_enabled: !w.disablePrivateKeys,
       avoid_reuse: false,
       scanning: false,
@@ -171,81 +170,6 @@ export class WalletRpc {
       flags,
       lastprocessedblock: { hash: tip.hash, height: this.node.chain.tipHeight() },
     };
-  }
-
-  importDescriptors(w: Wallet, requests: UValue): unknown[] {
-    if (requests.t !== 'arr') throw new RpcError(-3, 'JSON value of type object is not of expected type array');
-    const results: unknown[] = [];
-    for (const req of requests.v) {
-      try {
-        if (req.t !== 'obj') throw new RpcError(-3, `JSON value of type ${UTYPE_NAME[req.t]} is not of expected type object`);
-        const get = (k: string): UValue | undefined => {
-          const i = req.k.indexOf(k);
-          return i < 0 ? undefined : req.v[i];
-        };
-        const descText = get('desc');
-        if (descText === undefined || descText.t !== 'str') throw new RpcError(-8, 'Descriptor not found.');
-        let desc;
-        try {
-          desc = parseDescriptor(descText.v, this.node.network, { requireChecksum: true });
-        } catch (e) {
-          throw new RpcError(-5, (e as Error).message);
-        }
-        const active = boolArg(get('active'), false);
-        const internal = boolArg(get('internal'), false);
-        const labelV = get('label');
-        const label = labelV === undefined ? undefined : strArg(labelV, '');
-        const tsV = get('timestamp');
-        if (tsV === undefined) throw new RpcError(-8, 'Missing required timestamp field for key');
-        let timestamp: number;
-        if (tsV.t === 'str' && tsV.v === 'now') timestamp = this.node.chain.medianTimePast();
-        else if (tsV.t === 'num') timestamp = Math.max(intArg(tsV, 0, 'int64'), this.node.chain.blockAt(0)!.time);
-        else throw new RpcError(-3, `Expected number or "now" timestamp value for key. got type ${UTYPE_NAME[tsV.t]}`);
-        let range: [number, number] = [0, w.keypool - 1];
-        const warnings: string[] = [];
-        const rangeV = get('range');
-        if (desc.isRange()) {
-          if (rangeV !== undefined) {
-            if (rangeV.t === 'num') range = [0, intArg(rangeV, 0)];
-            else if (rangeV.t === 'arr' && rangeV.v.length === 2) range = [intArg(rangeV.v[0], 0), intArg(rangeV.v[1], 0)];
-            else throw new RpcError(-1, 'Range must be specified as end or as [begin,end]');
-            if (range[0] < 0 || range[1] < 0) throw new RpcError(-8, 'Range should be greater or equal than 0');
-            if (range[0] > range[1]) throw new RpcError(-8, 'Range specified as [begin,end] must not have begin after end');
-          } else {
-            warnings.push('Range not given, using default keypool range');
-          }
-          if (label !== undefined) throw new RpcError(-8, 'Ranged descriptors should not have a label');
-        } else {
-          if (rangeV !== undefined) throw new RpcError(-8, 'Range should not be specified for an un-ranged descriptor');
-          if (active) throw new RpcError(-8, 'Active descriptors must be ranged');
-        }
-        if (active && internal && label !== undefined) throw new RpcError(-8, 'Internal addresses should not have a label');
-        if (w.hasKeys() && !desc.hasPrivateKeys) {
-          throw new RpcError(-4, 'Cannot import descriptor without private keys to a wallet with private keys enabled');
-        }
-        if (!w.hasKeys() && desc.hasPrivateKeys) {
-          throw new RpcError(-4, 'Cannot import private keys to a wallet with private keys disabled');
-        }
-        const typeOf = (): AddressType | null => {
-          const text = desc.toString();
-          if (text.startsWith('pkh(')) return 'legacy';
-          if (text.startsWith('sh(wpkh(')) return 'p2sh-segwit';
-          if (text.startsWith('wpkh(')) return 'bech32';
-          if (text.startsWith('tr(')) return 'bech32m';
-          return null;
-        };
-        w.addDescriptor(desc, { active, internal, addressType: active ? typeOf() : null, range, timestamp, label });
-        if (desc.isRange() && active) {
-          const wd = w.descriptors.find((d) => d.desc.toString() === desc.toString());
-          if (wd) wd.nextIndex = Math.max(wd.nextIndex, range[0]);
-        }
-        results.push(warnings.length ? { success: true, warnings } : { success: true });
-      } catch (e) {
-        if (!(e instanceof RpcError)) throw e;
-        results.push({ success: false, error: { code: e.code, message: e.message } });
-      }
-    }
-    return results;
   }
 
   methods(): RpcMethodSpec[] {
@@ -290,14 +214,23 @@ export class WalletRpc {
         const name = strArg(a[0], '');
         if (this.node.wallets.has(name)) throw new RpcError(-35, `Wallet "${name}" is already loaded.`);
         const w = this.node.unloaded.get(name);
-        if (!w) throw new RpcError(-18, `Wallet file verification failed. Failed to load database path '${name}'. Path does not exist.`);
+        if (!w) throw new RpcError(-18, `Wallet file verification failed. Failed to load database path '${this.node.walletPath(name)}'. Path does not exist.`);
         this.node.unloaded.delete(name);
         this.node.wallets.set(name, w);
         w.rescan();
         return { name };
       }),
       m('unloadwallet', [arg('wallet_name', 'str'), arg('load_on_startup', 'bool')], (a, ctx) => {
-        const name = a[0] !== undefined ? strArg(a[0], '') : this.node.selectWallet(ctx).name;
+        let name: string;
+        if (ctx.walletPath !== null) {
+          if (a[0] !== undefined && strArg(a[0], '') !== ctx.walletPath) {
+            throw new RpcError(-8, 'The RPC endpoint wallet and the wallet name parameter specify different wallets');
+          }
+          name = ctx.walletPath;
+        } else {
+          if (a[0] === undefined) throw new RpcError(-8, 'Either the RPC endpoint wallet or the wallet name parameter must be provided');
+          name = strArg(a[0], '');
+        }
         const w = this.node.wallets.get(name);
         if (!w) throw new RpcError(-18, 'Requested wallet does not exist or is not loaded');
         this.node.wallets.delete(name);
@@ -306,11 +239,12 @@ export class WalletRpc {
       }),
       m('listwallets', [], () => [...this.node.wallets.keys()]),
       m('getwalletinfo', [], (_a, ctx) => this.walletInfo(this.node.selectWallet(ctx))),
-      m('importdescriptors', [arg('requests', 'arr', true)], (a, ctx) => this.importDescriptors(this.node.selectWallet(ctx), a[0]!)),
+      m('importdescriptors', [arg('requests', 'arr', true)], (a, ctx) => importDescriptors(this.node, this.node.selectWallet(ctx), a[0]!)),
       m('listdescriptors', [arg('private', 'bool')], (a, ctx) => {
         const w = this.node.selectWallet(ctx);
-        if (boolArg(a[0], false)) throw new RpcError(-4, 'Can\'t get descriptor string.');
-        return { wallet_name: w.name, descriptors: w.publicDescriptors() };
+        const priv = boolArg(a[0], false);
+        if (priv && w.disablePrivateKeys) throw new RpcError(-4, 'Can\'t get private descriptor string for watch-only wallets');
+        return { wallet_name: w.name, descriptors: w.listDescriptors(priv) };
       }),
       m('getnewaddress', [arg('label', 'str'), arg('address_type', 'str')], (a, ctx) => {
         const w = this.node.selectWallet(ctx);
@@ -353,9 +287,9 @@ export class WalletRpc {
           const w = this.node.selectWallet(ctx);
           const address = strArg(a[0], '');
           const d = decodeDestination(address, this.node.network);
-          if (!d.ok) throw new RpcError(-5, d.error || 'Invalid address');
+          if (!d.ok) throw new RpcError(-5, `Invalid Bitcoin address: ${address}`);
           const amount = amountFromValue(a[1]!);
-          if (amount <= 0n) throw new RpcError(-3, 'Invalid amount for send');
+          if (amount === 0n) throw new RpcError(-6, 'Transaction amount too small');
           let feeRate = 20n; // -fallbackfee=0.0002 BTC/kvB
           if (a[9] !== undefined) {
             const r = parseFixedPoint(a[9].t === 'num' || a[9].t === 'str' ? a[9].v : '', 3);
@@ -394,7 +328,6 @@ export class WalletRpc {
         // label, scripts, descriptors — is worked out once per script, not once per output.
         const perScript = new Map<string, { mid: string; tail: string }>();
         const parentText = new Map<object, string>();
-        const spendable = w.hasKeys() ? 'true' : 'false';
         const parts: string[] = [];
         for (const u of w.unspent(minconf, maxconf)) {
           const hex = bytesToHex(u.script);
@@ -405,7 +338,12 @@ export class WalletRpc {
             const entry = w.lookup(u.script);
             const book = address ? w.addressBook.get(address) : undefined;
             const desc = entry?.d.desc;
-            const solvable = desc ? desc.isSolvable() : false;
+            // Core infers the output's descriptor: one the wallet cannot solve may still be (rawtr, pk).
+            let descText: string | null = desc && desc.isSolvable() ? desc.expandedString(entry!.index ?? 0) : null;
+            if (descText === null) {
+              const inferred = inferDescriptor(u.script, this.node.network);
+              if (!/^(addr|raw)\(/.test(inferred)) descText = inferred;
+            }
             let parent = '[]';
             if (desc) {
               let t = parentText.get(desc);
@@ -422,14 +360,19 @@ export class WalletRpc {
                 (redeem ? `,"redeemScript":"${bytesToHex(redeem)}"` : '') +
                 (witness ? `,"witnessScript":"${bytesToHex(witness)}"` : '') +
                 `,"scriptPubKey":"${hex}","amount":`,
+              // Descriptor wallets own every script they hold as spendable (watch-only ones too).
               tail:
-                `,"spendable":${spendable},"solvable":${solvable ? 'true' : 'false'}` +
-                (desc && solvable ? `,"desc":${jsonString(desc.expandedString(entry!.index ?? 0))}` : '') +
-                `,"parent_descs":${parent},"safe":true}`,
+                `,"spendable":true,"solvable":${descText !== null ? 'true' : 'false'}` +
+                (descText !== null ? `,"desc":${jsonString(descText)}` : '') +
+                `,"parent_descs":${parent},"safe":`,
             };
             perScript.set(hex, c);
           }
-          parts.push(`{"txid":${jsonString(u.txid)},"vout":${JSON.stringify(u.vout)}${c.mid}${formatBtc(u.value)},"confirmations":${JSON.stringify(u.confirmations)}${c.tail}`);
+          // Unconfirmed: the transaction's mempool ancestry (ancestorfees in satoshis); safe when the wallet trusts it.
+          const anc = u.confirmations === 0 ? this.node.chain.mempoolAncestry(u.txid) : null;
+          const ancestry = anc ? `,"ancestorcount":${anc.count},"ancestorsize":${anc.vsize},"ancestorfees":${anc.fees}` : '';
+          const safe = u.confirmations > 0 || w.isTrusted(u.txid);
+          parts.push(`{"txid":${jsonString(u.txid)},"vout":${JSON.stringify(u.vout)}${c.mid}${formatBtc(u.value)},"confirmations":${JSON.stringify(u.confirmations)}${ancestry}${c.tail}${safe}}`);
         }
         return new RawJson(`[${parts.join(',')}]`);
       }),
