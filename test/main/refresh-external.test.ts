@@ -15,7 +15,15 @@ describeWithBitcoind(
       const { rpc, url, user, password } = node();
       const follower = await startFollower({ url, user, password, pollMs: 200, log: () => undefined });
       await follower.follower.waitFor((s) => s.synced, 300_000);
-      return { rpc, rpcUrl: url, user, password, follower, close: () => follower.close() };
+      return {
+        rpc,
+        rpcUrl: url,
+        user,
+        password,
+        follower,
+        walletsSynced: async () => void (await rpc.call('syncwithvalidationinterfacequeue')),
+        close: () => follower.close(),
+      };
     }),
   { tag: 'refresh-external' },
 );

@@ -34,6 +34,11 @@ export interface RefreshTarget {
   password: string;
   /** The follower's index. */
   follower: RunningFollower;
+  /**
+   * Waits until the node's wallets have seen everything it accepted (real Core tells its wallets
+   * asynchronously: `syncwithvalidationinterfacequeue`); the devnet's wallets see it at once.
+   */
+  walletsSynced?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,7 +81,9 @@ export function defineRefreshSuite(setup: () => Promise<RefreshTarget>): void {
   };
 
   /** Waits until the follower has indexed the node's tip and read its whole mempool there. */
+  /** Waits until the node's wallets and the follower have seen the node's tip and its whole mempool. */
   const indexSynced = async (): Promise<void> => {
+    await t.walletsSynced?.();
     const tip = await t.rpc.call<string>('getbestblockhash');
     const mempool = (await t.rpc.call<string[]>('getrawmempool')).length;
     await t.follower.follower.waitFor((s) => s.synced && s.nodeHash === tip && s.mempool === mempool, 60_000);

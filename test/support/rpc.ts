@@ -26,7 +26,7 @@ export class TestRpc {
     const res = await fetch(this.url + path, {
       method: opts.method ?? 'POST',
       headers,
-      body: (opts.method ?? 'POST') === 'GET' ? undefined : body,
+      body: ['GET', 'HEAD'].includes(opts.method ?? 'POST') ? undefined : body,
       signal: opts.signal,
     });
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text(), headers: res.headers };

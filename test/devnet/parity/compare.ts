@@ -14,11 +14,20 @@
  *   they are bound, and every later occurrence must respect the binding in both directions (so a txid
  *   listed in the wrong order, or an address of the wrong wallet, is a difference). A hex token must
  *   keep its length (the same size of script, key or transaction). `chainwork` and `target` are
- *   never normalised.
+ *   never normalised. A block `nonce` is not compared in these steps: it is what grinding that
+ *   block's header (whose merkle root commits to such txids) happened to need.
  * - the datadir path in messages (`<datadir>`): Core names its wallet files by their full path.
+ * - the order of arrays a step declares unordered (`unordered` paths): Core lists wallet coins
+ *   (listunspent) and received-by rows with their txids (listreceivedbyaddress) in the order of a
+ *   salted hash map or of key bytes, and descriptors (listdescriptors) sorted by their text — orders
+ *   that differ between two runs of Core itself. Such arrays are matched element by element (same
+ *   values, tokens bound one to one) in any order; the sort rules that do not depend on keys are
+ *   checked by the step itself.
  * Strict steps (the chain both nodes build from the same fixed key and clock) normalise nothing.
  */
-import { parseJson, type UValue } from '../../../shared/json';
+import { parseJson, toPlain, type UValue } from '../../../shared/json';
+
+const toPlainText = (u: UValue): unknown => toPlain(u);
 
 export interface Reply {
   status: number;
@@ -56,6 +65,17 @@ export class Correspondence {
     return `the devnet's ${short(d)} stands for Core's ${short(hasD!)} elsewhere, here for ${short(c)}`;
   }
 
+  snapshot(): [Map<string, string>, Map<string, string>] {
+    return [new Map(this.c2d), new Map(this.d2c)];
+  }
+
+  restore([c2d, d2c]: [Map<string, string>, Map<string, string>]): void {
+    this.c2d.clear();
+    this.d2c.clear();
+    for (const [k, v] of c2d) this.c2d.set(k, v);
+    for (const [k, v] of d2c) this.d2c.set(k, v);
+  }
+
   /** The Core token bound to a devnet token. */
   coreOf(d: string): string | undefined {
     return this.d2c.get(d);
@@ -63,7 +83,6 @@ export class Correspondence {
 }
 
 const short = (s: string): string => (s.length > 24 ? `${s.slice(0, 10)}…${s.slice(-8)}` : s);
-const show = (s: string): string => (s.length > 300 ? `${s.slice(0, 300)}…` : s);
 
 const TOKEN = new RegExp(
   [
@@ -76,8 +95,10 @@ const TOKEN = new RegExp(
   ].join('|'),
   'g',
 );
-const WHOLE_TOKEN_KEYS = new Set(['hdmasterfingerprint', 'master_fingerprint']);
+const WHOLE_TOKEN_KEYS = new Set(['hdmasterfingerprint', 'master_fingerprint', 'checksum']);
 const EXACT_KEYS = new Set(['chainwork', 'target']);
+/** Numbers that follow from a header holding key-derived txids: the nonce it was ground with. */
+const HEADER_DERIVED_KEYS = new Set(['nonce']);
 
 export interface CompareOptions {
   strict: boolean;
@@ -87,12 +108,14 @@ export interface CompareOptions {
 
 export class ReplyComparer {
   readonly map = new Correspondence();
+  private unordered: ReadonlySet<string> = new Set();
   constructor(private readonly datadirs: CompareOptions['datadirs']) {}
 
-  compare(step: string, method: string, core: Reply, devnet: Reply, strict: boolean): Difference[] {
+  compare(step: string, method: string, core: Reply, devnet: Reply, strict: boolean, unordered: ReadonlySet<string> = new Set()): Difference[] {
+    this.unordered = unordered;
     const out: Difference[] = [];
     const diff = (path: string, c: string, d: string): void => {
-      out.push({ step, method, path, core: show(c), devnet: show(d) });
+      out.push({ step, method, path, core: c, devnet: d });
     };
     if (core.status !== devnet.status) diff('status', String(core.status), String(devnet.status));
     if (core.contentType !== devnet.contentType) diff('content-type', core.contentType, devnet.contentType);
@@ -112,15 +135,16 @@ export class ReplyComparer {
     }
     const before = out.length;
     this.walk(c, d, 'body', null, strict, diff);
-    if (out.length === before) {
+    if (out.length === before && this.unordered.size === 0) {
       // Same values: the raw text must be the same too (layout, number tokens, escapes, newline).
       const wholeTokens = strict
         ? devnet.text
-        : devnet.text.replace(/"(hdmasterfingerprint|master_fingerprint)":"([^"]*)"/g, (all, k: string, v: string) => {
+        : devnet.text.replace(new RegExp(`"(${[...WHOLE_TOKEN_KEYS].join('|')})":"([^"]*)"`, 'g'), (all, k: string, v: string) => {
             const c = this.map.coreOf(v);
             return c === undefined ? all : `"${k}":"${c}"`;
           });
-      const [ct, dt] = this.strings(core.text, wholeTokens, strict, null);
+      const nonce = (t: string): string => (strict ? t : t.replace(/"nonce":[0-9]+/g, '"nonce":_'));
+      const [ct, dt] = this.strings(nonce(core.text), nonce(wholeTokens), strict, null);
       if (ct !== dt) {
         let i = 0;
         while (i < ct.length && ct[i] === dt[i]) i++;
@@ -163,6 +187,39 @@ export class ReplyComparer {
     return [c, c, null];
   }
 
+  /**
+   * An unordered array: each Core element is paired with the first unpaired devnet element it equals
+   * under the bindings made so far plus its own (tried on a copy, kept on success); what stays
+   * unpaired is a difference.
+   */
+  private matchUnordered(cv: UValue[], dv: UValue[], path: string, key: string | null, strict: boolean, diff: (p: string, c: string, d: string) => void): void {
+    const free = dv.map((_, i) => i);
+    const unpaired: number[] = [];
+    for (let i = 0; i < cv.length; i++) {
+      let paired = false;
+      for (const j of free) {
+        const saved = this.map.snapshot();
+        let differs = false;
+        this.walk(cv[i]!, dv[j]!, `${path}[${i}]`, key, strict, () => (differs = true));
+        if (!differs) {
+          free.splice(free.indexOf(j), 1);
+          paired = true;
+          break;
+        }
+        this.map.restore(saved);
+      }
+      if (!paired) unpaired.push(i);
+    }
+    // What stays unpaired is compared in order with what stays on the devnet's side, field by field.
+    for (let k = 0; k < unpaired.length; k++) {
+      const i = unpaired[k]!;
+      const j = free[k];
+      if (j === undefined) diff(`${path}[${i}]`, `${JSON.stringify(toPlainText(cv[i]!)).slice(0, 300)}`, '(no element left)');
+      else this.walk(cv[i]!, dv[j]!, `${path}[${i}~devnet ${j}]`, key, strict, diff);
+    }
+    for (const j of free.slice(unpaired.length)) diff(`${path}[devnet ${j}]`, '(no element left)', `${JSON.stringify(toPlainText(dv[j]!)).slice(0, 300)}`);
+  }
+
   private walk(c: UValue, d: UValue, path: string, key: string | null, strict: boolean, diff: (p: string, c: string, d: string) => void): void {
     if (c.t !== d.t) {
       diff(path, `${c.t} ${brief(c)}`, `${d.t} ${brief(d)}`);
@@ -173,6 +230,7 @@ export class ReplyComparer {
         return;
       case 'bool':
       case 'num':
+        if (!strict && key !== null && HEADER_DERIVED_KEYS.has(key)) return;
         if (c.v !== (d as typeof c).v) diff(path, String(c.v), String((d as typeof c).v));
         return;
       case 'str': {
@@ -184,6 +242,10 @@ export class ReplyComparer {
       case 'arr': {
         const dv = (d as typeof c).v;
         if (c.v.length !== dv.length) diff(`${path}.length`, String(c.v.length), String(dv.length));
+        if (this.unordered.has(path.replace(/\[[0-9]+\]/g, '[]'))) {
+          this.matchUnordered(c.v, dv, path, key, strict, diff);
+          return;
+        }
         for (let i = 0; i < Math.min(c.v.length, dv.length); i++) this.walk(c.v[i]!, dv[i]!, `${path}[${i}]`, key, strict, diff);
         return;
       }

@@ -11,6 +11,7 @@ import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import { OutScript, Transaction, p2pkh, p2sh, p2tr, p2wpkh } from '@scure/btc-signer';
 import type { BTC_NETWORK } from '@scure/btc-signer/utils.js';
 import { hex } from '@scure/base';
+import { HDKey } from '@scure/bip32';
 
 export const REGTEST_NET: BTC_NETWORK = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
 
@@ -29,6 +30,13 @@ export const FIXED = {
   p2pkh: p2pkh(ECDSA_PUB, REGTEST_NET),
   p2shP2wpkh: p2sh(p2wpkh(ECDSA_PUB, REGTEST_NET), REGTEST_NET),
 };
+
+/** A fixed BIP32 key for descriptors (tprv and its tpub at m/84h/1h/0h). */
+const HD = HDKey.fromMasterSeed(priv('hd'), { private: 0x04358394, public: 0x043587cf });
+export const FIXED_TPRV = HD.privateExtendedKey;
+export const FIXED_ACCOUNT_TPUB = HD.derive("m/84'/1'/0'").publicExtendedKey;
+export const FIXED_PUB_HEX = Buffer.from(ECDSA_PUB).toString('hex');
+export const FIXED_XONLY_HEX = Buffer.from(schnorr.getPublicKey(MINER_KEY)).toString('hex');
 
 export interface Coin {
   txid: string;

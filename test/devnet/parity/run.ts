@@ -33,6 +33,10 @@ export interface Step {
   request(v: Vars): HttpRequest;
   /** Per node, after its reply: keep what later steps need (result is the parsed `result`, or null). */
   save?(v: Vars, result: unknown, reply: Reply): void;
+  /** Arrays whose order is not compared (paths like `body.result`, `body.result[].txids`; compare.ts says why). */
+  unordered?: string[];
+  /** A rule each node's result must keep on its own (e.g. a sort order over values that differ): null or what is wrong. */
+  check?(result: unknown): string | null;
 }
 
 type Params = unknown[] | Record<string, unknown>;
@@ -43,7 +47,7 @@ export function call(
   name: string,
   method: string,
   params: Params | ((v: Vars) => Params) = [],
-  opts: { wallet?: string | ((v: Vars) => string); strict?: boolean; save?: Step['save'] } = {},
+  opts: { wallet?: string | ((v: Vars) => string); strict?: boolean; save?: Step['save']; unordered?: string[]; check?: Step['check'] } = {},
 ): Step {
   const id = `p${++nextId}`;
   return {
@@ -56,6 +60,8 @@ export function call(
       return { path: w === undefined ? '/' : `/wallet/${encodeURIComponent(w)}`, body: JSON.stringify({ jsonrpc: '1.0', id, method, params: p }) };
     },
     save: opts.save,
+    unordered: opts.unordered,
+    check: opts.check,
   };
 }
 
@@ -100,7 +106,15 @@ export class DiffRunner {
       } catch (e) {
         throw new Error(`step '${step.name}': ${(e as Error).message}`, { cause: e });
       }
-      const diffs = this.comparer.compare(step.name, step.method, coreReply, devnetReply, step.strict);
+      if (process.env.PARITY_DUMP && step.name.includes(process.env.PARITY_DUMP)) {
+        console.info(`[parity dump] ${step.name}\n  request: ${step.request(this.core.vars).body}\n  core:   ${coreReply.status} ${coreReply.text}  devnet: ${devnetReply.status} ${devnetReply.text}`);
+      }
+      const diffs = this.comparer.compare(step.name, step.method, coreReply, devnetReply, step.strict, new Set(step.unordered ?? []));
+      if (step.check) {
+        const c = step.check(resultOf(coreReply).result);
+        const d = step.check(resultOf(devnetReply).result);
+        if (c !== d) diffs.push({ step: step.name, method: step.method, path: 'rule', core: c ?? 'kept', devnet: d ?? 'kept' });
+      }
       found.push(...diffs);
       this.differences.push(...diffs);
       const coreResult = resultOf(coreReply);

@@ -4,7 +4,7 @@
  * the test, so blocks, transactions, the mempool and the UTXO set must come out byte-identical.
  * Covers the clock, chain, block, mempool, UTXO and raw-transaction methods with their errors.
  */
-import { FIXED, MINER, OTHER_MINER, spendMiner, spendP2wpkh, withOutputValue, type Coin } from './keys';
+import { FIXED, FIXED_ACCOUNT_TPUB, FIXED_PUB_HEX, FIXED_TPRV, FIXED_XONLY_HEX, MINER, OTHER_MINER, spendMiner, spendP2wpkh, withOutputValue, type Coin } from './keys';
 import { strict, type Step, type Vars } from './run';
 
 /** 2026-01-01T00:00:00Z: the clock of both nodes. */
@@ -36,7 +36,7 @@ export function chainSteps(): Step[] {
   }
   // Genesis.
   for (const m of ['getblockchaininfo', 'getblockcount', 'getbestblockhash', 'getnetworkinfo']) s.push(strict(m, m));
-  for (const m of ['getblockcount', 'getbestblockhash', 'getnetworkinfo', 'getblockchaininfo', 'listwallets']) s.push(strict(`${m}: an extra argument`, m, [1]));
+  for (const m of ['getblockcount', 'getbestblockhash', 'getnetworkinfo', 'getblockchaininfo', 'listwallets', 'syncwithvalidationinterfacequeue']) s.push(strict(`${m}: an extra argument`, m, [1]));
   s.push(strict('getblockhash 0', 'getblockhash', [0]));
   for (const p of [[-1], [1], ['0'], [0.5], []]) s.push(strict(`getblockhash ${JSON.stringify(p)}`, 'getblockhash', p));
   const genesis = (v: Vars): string => v.blocks?.[0] ?? '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206';
@@ -54,6 +54,45 @@ export function chainSteps(): Step[] {
   s.push(strict('getrawmempool verbose (empty)', 'getrawmempool', [true]));
   s.push(strict('getrawmempool with sequence (empty)', 'getrawmempool', [false, true]));
   s.push(strict('getrawmempool verbose with sequence', 'getrawmempool', [true, true]));
+
+  // Descriptors of fixed keys: getdescriptorinfo and deriveaddresses, with their errors.
+  const ranged = `wpkh([d34db33f/84h/1h/0h]${FIXED_ACCOUNT_TPUB}/0/*)`;
+  for (const desc of [
+    `wpkh(${FIXED_PUB_HEX})`, `pkh(${FIXED_PUB_HEX})`, `sh(wpkh(${FIXED_PUB_HEX}))`, `tr(${FIXED_XONLY_HEX})`, `rawtr(${FIXED_XONLY_HEX})`,
+    `combo(${FIXED_PUB_HEX})`, `wsh(multi(1,${FIXED_PUB_HEX}))`, `sh(sortedmulti(1,${FIXED_PUB_HEX}))`, `addr(${MINER.address})`, `raw(6a0401020304)`,
+    ranged, `tr(${FIXED_TPRV}/86h/1h/0h/0/*)`, `wpkh(${FIXED_TPRV}/84h/1h/0h/<0;1>/*)`,
+  ]) {
+    s.push(strict(`getdescriptorinfo ${desc.slice(0, 40)}`, 'getdescriptorinfo', [desc], { save: (v, r) => void ((v.descs ??= {})[desc] = (r as { descriptor?: string } | null)?.descriptor) }));
+  }
+  for (const desc of [`wpkh(${FIXED_PUB_HEX})`, `addr(${MINER.address})`, `combo(${FIXED_PUB_HEX})`]) {
+    s.push(strict(`deriveaddresses ${desc.slice(0, 40)}`, 'deriveaddresses', (v) => [v.descs[desc]]));
+  }
+  s.push(strict('deriveaddresses ranged 0–3', 'deriveaddresses', (v) => [v.descs[ranged], [0, 3]]));
+  s.push(strict('deriveaddresses ranged, end only', 'deriveaddresses', (v) => [v.descs[ranged], 2]));
+  for (const [what, p] of [
+    ['no checksum', [`wpkh(${FIXED_PUB_HEX})`]],
+    ['ranged without a range', [`${ranged}#`]],
+    ['a range for an unranged one', [`addr(${MINER.address})`, 1]],
+    ['range too large', [ranged, [0, 1_000_000]]],
+    ['range backwards', [ranged, [3, 1]]],
+    ['negative range', [ranged, [-1, 1]]],
+    ['bad checksum', [`wpkh(${FIXED_PUB_HEX})#aaaaaaaa`]],
+    ['not a descriptor', ['nonsense']],
+    ['no descriptor', []],
+  ] as const) {
+    s.push(strict(`deriveaddresses: ${what}`, 'deriveaddresses', (v) => (what === 'ranged without a range' || what === 'range too large' || what === 'range backwards' || what === 'negative range' ? [v.descs[ranged], ...p.slice(1)] : [...p])));
+  }
+  for (const [what, p] of [
+    ['bad checksum', [`wpkh(${FIXED_PUB_HEX})#aaaaaaaa`]],
+    ['unknown function', ['foo(00)']],
+    ['bad key', ['wpkh(02aa)']],
+    ['hardened step from a tpub', [`wpkh(${FIXED_ACCOUNT_TPUB}/0h/*)`]],
+    ['uncompressed key in wpkh', [`wpkh(04${'11'.repeat(64)})`]],
+    ['no descriptor', []],
+    ['a number', [5]],
+  ] as const) {
+    s.push(strict(`getdescriptorinfo: ${what}`, 'getdescriptorinfo', [...p]));
+  }
 
   // Mining: 101 blocks to the miner, then one to each other fixed script kind.
   s.push(strict('generatetoaddress 101', 'generatetoaddress', [101, MINER.address], { save: saveBlocks }));
