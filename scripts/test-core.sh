@@ -3,7 +3,10 @@
 # once per Core generation, each file on its own private `bitcoind -regtest` (test/support/bitcoind.ts).
 #
 # Which Core:
-#   BITCOIND=/path/to/bitcoind or BITCOIND_URL=…   the user's own node: one run, against it;
+#   BITCOIND=/path/to/bitcoind                      the user's own build: one run, a private node per file;
+#   BITCOIND_URL=… (+ BITCOIND_USER/_PASSWORD)      a running regtest node shared by all files: the
+#                                                   differential test first (it needs the node fresh),
+#                                                   then the others one at a time;
 #   ../shared/core/unpack.sh present               both builds there (31.99, then 30.99), BITCOIND swapped;
 #   bitcoind on PATH                                one run, against it;
 #   none                                            the files skip with one line saying how to enable
@@ -36,8 +39,14 @@ if [ -z "${BITCOIND:-}" ] && [ -z "${BITCOIND_URL:-}" ] && [ -x ../shared/core/u
   done
 fi
 
-if [ -n "${BITCOIND:-}" ] || [ -n "${BITCOIND_URL:-}" ]; then
-  run "${BITCOIND_URL:-$BITCOIND}"
+if [ -n "${BITCOIND_URL:-}" ]; then
+  # One node for every file: the differential test first (it needs the node fresh), then the others, one at a time.
+  args=(test/devnet/bitcoind-parity.test.ts "$@")
+  run "$BITCOIND_URL (the differential test)"
+  args=(--no-file-parallelism --exclude test/devnet/bitcoind-parity.test.ts "$@")
+  run "$BITCOIND_URL"
+elif [ -n "${BITCOIND:-}" ]; then
+  run "$BITCOIND"
 elif [ "${#bins[@]}" -gt 0 ]; then
   for b in "${bins[@]}"; do run "${b%%=*} (${b#*=})" BITCOIND="${b#*=}"; done
 elif command -v bitcoind >/dev/null; then

@@ -44,6 +44,7 @@ export interface BitcoindNode {
   devnetMode: DevnetCoreVersion;
   /** False for a BITCOIND_URL node (not ours: never stopped, chain and wallets may be in use). */
   started: boolean;
+  /** The node's datadir (a temporary one we remove for a started node). */
   datadir: string | null;
   /** `<datadir>/regtest/.cookie` of a started node. */
   cookieFile: string | null;
@@ -307,10 +308,12 @@ export async function startBitcoind(opts: StartOptions = {}): Promise<BitcoindNo
   }
 }
 
-/** Connects to the BITCOIND_URL node (never stopped by the suite). */
+/** Connects to the BITCOIND_URL node (never stopped by the suite); its datadir as getrpcinfo's log path tells. */
 export async function connectBitcoind(url: string, user: string, password: string): Promise<BitcoindNode> {
   const rpc = new TestRpc(url, user, password);
   const info = await rpc.call<{ version: number; subversion: string }>('getnetworkinfo');
+  const { logpath } = await rpc.call<{ logpath: string }>('getrpcinfo');
+  const datadir = /^(.*)\/regtest\/debug\.log$/.exec(logpath)?.[1] ?? null;
   return {
     url,
     user,
@@ -321,7 +324,7 @@ export async function connectBitcoind(url: string, user: string, password: strin
     generation: generationOf(info.subversion),
     devnetMode: devnetModeOf(info.version),
     started: false,
-    datadir: null,
+    datadir,
     cookieFile: null,
     pid: null,
     stop: async () => undefined,
