@@ -84,8 +84,8 @@ function importOne(node: DevnetNode, w: Wallet, req: UValue, timestamp: number):
   if (w.hasKeys() && !desc.hasPrivateKeys) throw new RpcError(-4, 'Cannot import descriptor without private keys to a wallet with private keys enabled');
   const text = desc.toString();
   const addressType = active ? (ACTIVE_TYPES.find(([p]) => text.startsWith(p))?.[1] ?? null) : null;
-  // importdescriptors rescans blocks from the timestamp on, not the mempool.
-  w.addDescriptor(desc, { active, internal, addressType, range, timestamp, label, rescanMempool: false });
+  // Rescans the blocks from the timestamp on, and the mempool (as Core's wallet then knows it).
+  w.addDescriptor(desc, { active, internal, addressType, range, timestamp, label });
   if (desc.isRange() && active) {
     const wd = w.descriptors.find((d) => d.desc.toString() === text);
     if (wd) wd.nextIndex = Math.max(wd.nextIndex, range[0]);

@@ -149,7 +149,7 @@ export class Wallet {
 
   addDescriptor(
     desc: Descriptor,
-    o: { active: boolean; internal: boolean; addressType: AddressType | null; range: [number, number]; timestamp: number; label?: string; privateText?: string; rescanMempool?: boolean },
+    o: { active: boolean; internal: boolean; addressType: AddressType | null; range: [number, number]; timestamp: number; label?: string; privateText?: string },
   ): WalletDescriptor {
     // Replace an existing descriptor with the same string (Core updates it in place).
     const text = desc.toString();
@@ -186,7 +186,7 @@ export class Wallet {
         if (dest) this.setAddressBook(encodeDestination(dest, this.network), o.label, 'receive');
       }
     }
-    this.rescan({ fromTime: o.timestamp, mempool: o.rescanMempool ?? true });
+    this.rescan({ fromTime: o.timestamp });
     return wd;
   }
 
@@ -287,10 +287,9 @@ export class Wallet {
 
   /**
    * Finds wallet transactions in the chain (RescanFromTime: from the first block whose time, or an
-   * earlier block's, reaches `fromTime` − 2 h) and, unless `mempool` is false, in the mempool — as
-   * Core does when loading a wallet; an import rescans blocks only.
+   * earlier block's, reaches `fromTime` − 2 h) and in the mempool.
    */
-  rescan(opts: { fromTime?: number; mempool?: boolean } = {}): void {
+  rescan(opts: { fromTime?: number } = {}): void {
     const from = (opts.fromTime ?? 0) - TIMESTAMP_WINDOW;
     let maxTime = 0;
     for (const block of this.chain.blocks) {
@@ -298,7 +297,6 @@ export class Wallet {
       if (maxTime < from) continue;
       for (const tx of block.txs) this.considerTx(tx, block.time);
     }
-    if (opts.mempool === false) return;
     for (const tx of this.chain.mempoolTxs()) this.considerTx(tx, this.chain.findTx(tx.txid)?.firstSeen ?? 0);
   }
 

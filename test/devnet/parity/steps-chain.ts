@@ -195,5 +195,17 @@ export function chainSteps(): Step[] {
   s.push(strict('gettxout: T1 change, confirmed', 'gettxout', (v) => [v.t1, 4]));
   s.push(strict('gettxout: T1 OP_RETURN', 'gettxout', (v) => [v.t1, 3]));
   s.push(strict('sendrawtransaction: T1 again, confirmed', 'sendrawtransaction', (v) => [t1(v).hex]));
+
+  // Full RBF: R1 and its child, then R2 spending R1's coin with more fee replaces both.
+  for (const h of [3, 4]) s.push(strict(`getblock ${h} (a coinbase to spend)`, 'getblock', (v) => [v.blocks[h]], { save: saveCoinbase(h) }));
+  const r1 = (v: Vars): { hex: string; txid: string } => spendMiner([coinbase(v, 3)], [{ address: MINER.address, value: 4_999_990_000n }]);
+  s.push(strict('sendrawtransaction R1', 'sendrawtransaction', (v) => [r1(v).hex], { save: saveTx('r1') }));
+  s.push(strict('sendrawtransaction R1’s child', 'sendrawtransaction', (v) => [spendMiner([{ txid: v.r1, vout: 0, value: 4_999_990_000n }], [{ address: MINER.address, value: 4_999_980_000n }]).hex]));
+  s.push(strict('getrawmempool before the replacement', 'getrawmempool', [false, true]));
+  s.push(strict('sendrawtransaction R2 (replaces R1 and its child)', 'sendrawtransaction', (v) => [spendMiner([coinbase(v, 3)], [{ address: OTHER_MINER.address, value: 4_999_900_000n }]).hex]));
+  s.push(strict('getrawmempool after the replacement', 'getrawmempool', [false, true]));
+  s.push(strict('getrawmempool verbose after the replacement', 'getrawmempool', [true]));
+  s.push(strict('getmempoolentry: R1, replaced', 'getmempoolentry', (v) => [v.r1]));
+  s.push(strict('sendrawtransaction: R1 again, now paying less than R2', 'sendrawtransaction', (v) => [r1(v).hex]));
   return s;
 }
