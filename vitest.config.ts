@@ -1,10 +1,25 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The files that run against real Bitcoin Core (test/support/bitcoind.ts): project `core`, which
+ * `npm run test:core` (scripts/test-core.sh) runs once per Core generation. Project `unit` is
+ * everything else. `vitest run FILE` finds a file in either project.
+ */
+export const REAL_CORE_FILES = [
+  'test/support/bitcoind.test.ts',
+  'test/devnet/bitcoind-parity.test.ts',
+  'test/devnet/follow-bitcoind.test.ts',
+  'test/main/refresh-external.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...REAL_CORE_FILES] } },
+      { extends: true, test: { name: 'core', include: REAL_CORE_FILES } },
+    ],
   },
 });

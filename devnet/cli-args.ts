@@ -1,7 +1,7 @@
 /**
  * Command-line flags of the devnet.
  * npm run devnet -- --rpc-port N --index-port M --rpcuser U --rpcpassword P
- *                   --scenario empty|demo|large:N [--seed S] [--datadir DIR]
+ *                   --scenario empty|demo|large:N [--seed S] [--datadir DIR] [--core-version 30|31.99]
  *                   [--fault-rpc MODE] [--fault-index MODE] [--latency-ms MS] [--rate-limit N/SECONDS]
  *                   [--warmup-seconds S]
  * Prints both URLs and stays up until SIGINT/SIGTERM, then exits 0.
@@ -13,8 +13,10 @@
 import type { DevnetOptions } from './index';
 import type { StartFollowerOptions } from './follow/follower';
 import { FAULT_MODES, type FaultConfig, type FaultMode } from './faults';
+import { CORE_VERSIONS, parseCoreVersion } from './core-version';
 
 export const USAGE = `usage: npm run devnet -- --rpc-port N --index-port M --rpcuser U --rpcpassword P --scenario empty|demo|large:N [--seed S] [--datadir DIR]
+  --core-version 30|31.99: the Bitcoin Core generation the node answers as (default 31.99, current Core)
   fault modes (off by default): --fault-rpc MODE  --fault-index MODE  (MODE: ${FAULT_MODES.join(', ')})
                                 --latency-ms MS  --rate-limit N/SECONDS (index)  --warmup-seconds S (node, -28)
 
@@ -29,7 +31,7 @@ export const USAGE = `usage: npm run devnet -- --rpc-port N --index-port M --rpc
 export type CliCommand = { kind: 'devnet'; options: DevnetOptions } | { kind: 'follow'; options: StartFollowerOptions };
 
 /** Flags that belong to the devnet's own node (or its chain), refused with --follow-node. */
-const DEVNET_ONLY = ['--scenario', '--seed', '--datadir', '--rpc-port', '--fault-rpc', '--warmup-seconds'];
+const DEVNET_ONLY = ['--scenario', '--seed', '--datadir', '--rpc-port', '--fault-rpc', '--warmup-seconds', '--core-version'];
 /** Flags that only make sense with --follow-node. */
 const FOLLOW_ONLY = ['--rpccookiefile', '--poll-ms'];
 
@@ -88,6 +90,13 @@ export function parseCli(argv: string[]): CliCommand {
       case '--scenario': o.scenario = v; break;
       case '--seed': o.seed = v; break;
       case '--datadir': o.datadir = v; break;
+      case '--core-version':
+        try {
+          o.coreVersion = parseCoreVersion(v);
+        } catch {
+          throw new Error(`${flag}: '${v}' is not a Core version (${CORE_VERSIONS.join(', ')})`);
+        }
+        break;
       case '--fault-rpc':
       case '--fault-index': {
         if (!FAULT_MODES.includes(v as FaultMode)) throw new Error(`${flag}: unknown mode '${v}' (${FAULT_MODES.join(', ')})`);

@@ -20,7 +20,7 @@ function onSignals(close: () => Promise<void>): void {
 async function runDevnet(opts: DevnetOptions): Promise<void> {
   const started = Date.now();
   const devnet = await startDevnet(opts);
-  console.log(`Spyglass devnet (regtest, scenario ${opts.scenario ?? 'empty'}, height ${devnet.node.chain.tipHeight()}, built in ${Date.now() - started} ms)`);
+  console.log(`Spyglass devnet (regtest, scenario ${opts.scenario ?? 'empty'}, height ${devnet.node.chain.tipHeight()}, answering as Bitcoin Core ${devnet.node.coreVersion}, built in ${Date.now() - started} ms)`);
   console.log(`node  (JSON-RPC): ${devnet.rpcUrl}  user ${devnet.auth.user}${devnet.scenario.watchWallet ? `  wallet ${devnet.scenario.watchWallet}` : ''}`);
   console.log(`index (REST):     ${devnet.indexUrl}/v1/blockchain/`);
   if (devnet.cookieFile) console.log(`cookie file:      ${devnet.cookieFile}`);

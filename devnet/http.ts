@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Faults, Reply } from './faults';
 
-export type Handler = (req: { method: string; url: URL; headers: IncomingMessage['headers']; body: string }) => Promise<Reply> | Reply;
+/** `target` is the request target as sent (path and query, undecoded); `url` its parsed form. */
+export type Handler = (req: { method: string; url: URL; target: string; headers: IncomingMessage['headers']; body: string }) => Promise<Reply> | Reply;
 
 const MAX_BODY = 64 * 1024 * 1024;
 
@@ -66,8 +67,10 @@ async function serve(req: IncomingMessage, res: ServerResponse, faults: Faults, 
       send(res, action.reply);
       return;
     }
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const reply = await handler({ method: req.method ?? 'GET', url, headers: req.headers, body });
+    const target = req.url ?? '/';
+    // Concatenated, not resolved: a target like `//x` is a path here, not a host.
+    const url = new URL(`http://127.0.0.1${target.startsWith('/') ? '' : '/'}${target}`);
+    const reply = await handler({ method: req.method ?? 'GET', url, target, headers: req.headers, body });
     if (action.kind === 'truncate' && reply.body.length > 1) {
       const half = Buffer.from(reply.body, 'utf8').subarray(0, Math.max(1, Math.floor(Buffer.byteLength(reply.body) / 2)));
       res.writeHead(reply.status, { ...reply.headers, 'Content-Length': String(half.length) });

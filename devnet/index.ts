@@ -11,6 +11,9 @@ import { IndexServer } from './index/server';
 import { Faults, type FaultConfig } from './faults';
 import { listen, type Listening } from './http';
 import { buildScenario, parseScenario, type ScenarioInfo } from './scenarios';
+import type { CoreVersion } from './core-version';
+
+export { CORE_VERSIONS, DEFAULT_CORE_VERSION, parseCoreVersion, type CoreVersion } from './core-version';
 
 export { startFollower, Follower, type StartFollowerOptions, type RunningFollower, type FollowerStatus } from './follow/follower';
 
@@ -27,8 +30,10 @@ export interface DevnetOptions {
   /** When set, the RPC cookie file (`.cookie`, user `__cookie__`) is written here as Core does. */
   datadir?: string;
   faults?: { rpc?: FaultConfig; index?: FaultConfig };
-  /** Serve an already built node (its scenario is then not built again). */
+  /** Serve an already built node (its scenario is then not built again; it keeps its own coreVersion). */
   node?: DevnetNode;
+  /** The Bitcoin Core generation to answer as: '31.99' (default, current Core) or '30'. */
+  coreVersion?: CoreVersion;
 }
 
 export interface Devnet {
@@ -48,7 +53,11 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const seed = options.seed ?? 'spyglass';
   const user = options.rpcUser ?? 'spyglass';
   const password = options.rpcPassword ?? 'devnet';
-  const node = options.node ?? new DevnetNode({ seed });
+  const walletDir = options.datadir ? join(options.datadir, 'regtest', 'wallets') : undefined;
+  const node = options.node ?? new DevnetNode({ seed, coreVersion: options.coreVersion, walletDir });
+  if (options.node && options.coreVersion && options.coreVersion !== node.coreVersion) {
+    throw new Error(`the node answers as Core ${node.coreVersion}, not ${options.coreVersion}`);
+  }
   const scenario: ScenarioInfo = options.node
     ? { watchWallet: node.wallets.has('watch') ? 'watch' : '', wallets: [...node.wallets.keys()] }
     : buildScenario(node, parseScenario(options.scenario ?? 'empty'), seed);
@@ -75,7 +84,9 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
       return expected.includes(decoded);
     },
-    methods: [...statelessMethods(node.network), ...node.methods()],
+    methods: [...statelessMethods(node.network, node.coreVersion), ...node.methods()],
+    // Core before 31.99 serves HTTP through libevent; 31.99 has its own HTTP server.
+    http: node.coreVersion === '30' ? 'libevent' : 'core',
   });
   const index = new IndexServer(node.chain);
 
@@ -86,7 +97,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
         rpc.setWarmup(rpcFaults.warmupMessage());
         return rpc.handle({
           method: req.method,
-          path: req.url.pathname,
+          path: req.target,
           headers: { authorization: req.headers.authorization },
           body: req.body,
         });

@@ -13,23 +13,41 @@ export interface CoreRecording {
   response: { status: number; contentType: string; body: unknown };
 }
 
-let cache: CoreRecording[] | undefined;
+/** The recordings of each Core generation: v30's first contract, and the same stateless requests answered by 31.99. */
+export const CORE_FILES = { '30': 'bitcoin-core-v30.jsonl', '31.99': 'bitcoin-core-v31.99-stateless.jsonl' } as const;
+export type RecordedGeneration = keyof typeof CORE_FILES;
 
-/** Every request/reply line of bitcoin-core-v30.jsonl except the `meta` line. */
-export function coreRecordings(): CoreRecording[] {
-  if (!cache) {
-    const text = readFileSync(join(FIXTURES_DIR, 'core', 'bitcoin-core-v30.jsonl'), 'utf8');
-    cache = text
+const cache = new Map<RecordedGeneration, CoreRecording[]>();
+
+/** Every request/reply line of a generation's file (default v30's) except the `meta` line. */
+export function coreRecordings(generation: RecordedGeneration = '30'): CoreRecording[] {
+  let recs = cache.get(generation);
+  if (!recs) {
+    const text = readFileSync(join(FIXTURES_DIR, 'core', CORE_FILES[generation]), 'utf8');
+    recs = text
       .split('\n')
       .filter((l) => l.trim())
       .map((l) => JSON.parse(l) as CoreRecording & { group: string })
       .filter((r) => r.group !== 'meta');
+    cache.set(generation, recs);
   }
-  return cache;
+  return recs;
 }
 
-export function coreGroup(group: string): CoreRecording[] {
-  return coreRecordings().filter((r) => r.group === group);
+/** The `meta` line of a generation's file: the recording node's getnetworkinfo version and subversion. */
+export function coreMeta(generation: RecordedGeneration): { version: number; subversion: string } {
+  const text = readFileSync(join(FIXTURES_DIR, 'core', CORE_FILES[generation]), 'utf8');
+  const meta = text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { group: string; version: number; subversion: string })
+    .find((r) => r.group === 'meta');
+  if (!meta) throw new Error(`${CORE_FILES[generation]} has no meta line`);
+  return { version: meta.version, subversion: meta.subversion };
+}
+
+export function coreGroup(group: string, generation: RecordedGeneration = '30'): CoreRecording[] {
+  return coreRecordings(generation).filter((r) => r.group === group);
 }
 
 /** The Core recording files (see ../shared/fixtures/core/README.md). */

@@ -5,9 +5,10 @@
  * (interface A) and the index (interface B).
  */
 import type { ChainBlock, ChainTx, OutputInfo } from './types';
-import { bytesKey, IndexedChain, outpointKey as key, type MempoolEntry } from './indexed';
+import { bytesKey, IndexedChain, outpointKey as key } from './indexed';
 import { concatBytes, hashToHex, hexToBytes, hexToHash, scriptNumPush, sha256d } from './encoding';
 import { COINBASE_TXID, makeChainTx, parseChainTx } from './tx';
+import { linearize, type Linearization } from './cluster';
 
 export const REGTEST_BITS = 0x207fffff;
 export const HALVING_INTERVAL = 150;
@@ -86,9 +87,21 @@ export interface ChainOptions {
   clock?: () => number;
 }
 
+/** Incremental relay fee (sat/kvB), for replacements: Core's -incrementalrelayfee default. */
+export const INCREMENTAL_RELAY_FEE = 100n;
+
+export type ChainEvent = { type: 'block'; block: ChainBlock } | { type: 'tx'; tx: ChainTx } | { type: 'removed'; txids: string[] };
+
 export class Chain extends IndexedChain {
-  private readonly listeners: Array<(ev: { type: 'block'; block: ChainBlock } | { type: 'tx'; tx: ChainTx }) => void> = [];
+  private readonly listeners: Array<(ev: ChainEvent) => void> = [];
   clock: () => number;
+  /**
+   * The coinbase input script after its BIP34 height push: Core before 31.99 always adds OP_0 (an
+   * empty extra nonce); 31.99 adds it only where the script would be shorter than 2 bytes (heights 1–16).
+   */
+  coinbaseExtraNonce: 'always' | 'when-short' = 'always';
+  private arrivals = 0;
+  private linearized: Linearization | null = null;
 
   constructor(opts: ChainOptions = {}) {
     super();
@@ -121,7 +134,7 @@ export class Chain extends IndexedChain {
     });
   }
 
-  onChange(fn: (ev: { type: 'block'; block: ChainBlock } | { type: 'tx'; tx: ChainTx }) => void): void {
+  onChange(fn: (ev: ChainEvent) => void): void {
     this.listeners.push(fn);
   }
 
@@ -165,6 +178,7 @@ export class Chain extends IndexedChain {
     if (tx.vout.length === 0) throw new ChainError(-26, 'bad-txns-vout-empty');
     let inSum = 0n;
     const seen = new Set<string>();
+    const conflicts = new Set<string>();
     for (const i of tx.vin) {
       const k = key(i.txid, i.vout);
       if (seen.has(k)) throw new ChainError(-26, 'bad-txns-inputs-duplicate');
@@ -173,7 +187,7 @@ export class Chain extends IndexedChain {
       if (!prev) throw new ChainError(-25, 'bad-txns-inputs-missingorspent');
       const spenders = this.spentBy.get(k) ?? [];
       if (spenders.some((s) => s.confirmed)) throw new ChainError(-25, 'bad-txns-inputs-missingorspent');
-      if (spenders.length > 0) throw new ChainError(-26, 'txn-mempool-conflict');
+      for (const s of spenders) conflicts.add(s.txid);
       if (prev.coinbase) {
         const depth = this.tipHeight() - prev.height! + 1;
         if (depth < COINBASE_MATURITY) {
@@ -183,15 +197,22 @@ export class Chain extends IndexedChain {
       inSum += prev.value;
     }
     const outSum = tx.vout.reduce((s, o) => s + o.value, 0n);
-    if (outSum > inSum) throw new ChainError(-26, `bad-txns-in-belowout, value in (${fmt(inSum)}) < value out (${fmt(outSum)})`);
+    if (outSum > inSum) throw new ChainError(-26, `bad-txns-in-belowout, value in (${formatMoney(inSum)}) < value out (${formatMoney(outSum)})`);
     const fee = inSum - outSum;
     const vsize = BigInt(Math.ceil(tx.weight / 4));
+    const replaced = conflicts.size > 0 ? this.replacementChecks(tx, fee, vsize, conflicts) : [];
     const maxRate = opts.maxFeeRateSatPerKvB ?? 10_000_000n; // 0.10 BTC/kvB
     if (maxRate > 0n && fee * 1000n > maxRate * vsize) {
       throw new ChainError(-25, 'Fee exceeds maximum configured by user (e.g. -maxtxfee, maxfeerate)');
     }
+    if (replaced.length > 0) {
+      const removed = [...conflicts].flatMap((t) => this.removeMempoolTx(t));
+      this.linearized = null;
+      for (const l of this.listeners) l({ type: 'removed', txids: removed });
+    }
     const now = this.clock();
-    this.mempool.set(tx.txid, { tx, fee, firstSeen: now });
+    this.mempool.set(tx.txid, { tx, fee, firstSeen: now, seq: ++this.arrivals });
+    this.linearized = null;
     this.firstSeen.set(tx.txid, now);
     this.indexOutputs(tx, null, null);
     tx.vin.forEach((i, n) => this.addSpender(key(i.txid, i.vout), { txid: tx.txid, vin: n, confirmed: false }));
@@ -199,21 +220,71 @@ export class Chain extends IndexedChain {
     return { txid: tx.txid, fee };
   }
 
-  /** Mempool transactions in an order where parents come before children. */
-  private mempoolInBlockOrder(): ChainTx[] {
-    const ordered: ChainTx[] = [];
-    const done = new Set<string>();
-    const visit = (e: MempoolEntry): void => {
-      if (done.has(e.tx.txid)) return;
-      done.add(e.tx.txid);
-      for (const i of e.tx.vin) {
-        const parent = this.mempool.get(i.txid);
-        if (parent) visit(parent);
-      }
-      ordered.push(e.tx);
-    };
-    for (const e of this.mempool.values()) visit(e);
-    return ordered;
+  /**
+   * Full replace-by-fee (Core from v28 on; policy/rbf.cpp PaysForRBF): the transactions `tx` conflicts
+   * with, and their descendants, leave the mempool when `tx` pays at least their fees plus the
+   * incremental relay fee for its own size. Returns the txids it replaces, or throws Core's refusal.
+   */
+  private replacementChecks(tx: ChainTx, fee: bigint, vsize: bigint, conflicts: Set<string>): string[] {
+    const all = new Set<string>();
+    const stack = [...conflicts];
+    while (stack.length) {
+      const t = stack.pop()!;
+      if (all.has(t)) continue;
+      all.add(t);
+      const e = this.mempool.get(t)!;
+      e.tx.vout.forEach((_, vout) => {
+        for (const s of this.spentBy.get(key(t, vout)) ?? []) if (!s.confirmed) stack.push(s.txid);
+      });
+    }
+    if (all.size > 100) throw new ChainError(-26, `too many potential replacements, rejecting replacement ${tx.txid}; too many potential replacements (${all.size} > 100)`);
+    if (tx.vin.some((i) => all.has(i.txid))) {
+      throw new ChainError(-26, `bad-txns-spends-conflicting-tx, ${tx.txid} spends conflicting transaction ${tx.vin.find((i) => all.has(i.txid))!.txid}`);
+    }
+    const original = [...all].reduce((s, t) => s + this.mempool.get(t)!.fee, 0n);
+    if (fee < original) {
+      throw new ChainError(-26, `insufficient fee, rejecting replacement ${tx.txid}, less fees than conflicting txs; ${formatMoney(fee)} < ${formatMoney(original)}`);
+    }
+    const relay = (INCREMENTAL_RELAY_FEE * vsize + 999n) / 1000n;
+    if (fee - original < relay) {
+      throw new ChainError(-26, `insufficient fee, rejecting replacement ${tx.txid}, not enough additional fees to relay; ${formatMoney(fee - original)} < ${formatMoney(relay)}`);
+    }
+    return [...all];
+  }
+
+  /** A mempool transaction with its mempool ancestors: how many, their vsize and fees (getTransactionAncestry). */
+  mempoolAncestry(txid: string): { count: number; vsize: number; fees: bigint } | null {
+    if (!this.mempool.has(txid)) return null;
+    const seen = new Set<string>();
+    const stack = [txid];
+    let vsize = 0;
+    let fees = 0n;
+    while (stack.length) {
+      const t = stack.pop()!;
+      if (seen.has(t)) continue;
+      seen.add(t);
+      const e = this.mempool.get(t)!;
+      vsize += Math.ceil(e.tx.weight / 4);
+      fees += e.fee;
+      for (const i of e.tx.vin) if (this.mempool.has(i.txid)) stack.push(i.txid);
+    }
+    return { count: seen.size, vsize, fees };
+  }
+
+  /** The cluster mempool's linearization (mining order, chunks), kept until the mempool changes. */
+  linearization(): Linearization {
+    if (this.linearized === null) {
+      this.linearized = linearize(
+        [...this.mempool.values()].map((e) => ({
+          txid: e.tx.txid,
+          fee: e.fee,
+          weight: e.tx.weight,
+          parents: [...new Set(e.tx.vin.map((i) => i.txid).filter((t) => this.mempool.has(t)))],
+          seq: e.seq ?? 0,
+        })),
+      );
+    }
+    return this.linearized;
   }
 
   // ---- mining ----
@@ -221,7 +292,7 @@ export class Chain extends IndexedChain {
   mineBlock(script: Uint8Array, opts: { txs?: ChainTx[]; time?: number } = {}): ChainBlock {
     const prev = this.tip();
     const height = prev.height + 1;
-    const txs = opts.txs ?? this.mempoolInBlockOrder();
+    const txs = opts.txs ?? this.linearization().order.map((t) => this.mempool.get(t)!.tx);
     let fees = 0n;
     for (const t of txs) {
       const f = this.mempool.get(t.txid)?.fee;
@@ -239,7 +310,7 @@ export class Chain extends IndexedChain {
         {
           txid: COINBASE_TXID,
           vout: 0xffffffff,
-          scriptSig: concatBytes(scriptNumPush(height), Uint8Array.of(0x00)),
+          scriptSig: coinbaseScript(height, this.coinbaseExtraNonce),
           sequence: 0xfffffffe,
           witness: [reserved],
         },
@@ -271,6 +342,7 @@ export class Chain extends IndexedChain {
       receivedTime: Math.max(this.clock(), time),
     };
     for (const t of txs) this.mempool.delete(t.txid);
+    this.linearized = null;
     this.connect(block);
     for (const l of this.listeners) l({ type: 'block', block });
     return block;
@@ -294,6 +366,16 @@ function blockSizes(txs: ChainTx[]): { size: number; strippedSize: number; weigh
 }
 
 
-function fmt(sats: bigint): string {
-  return `${sats / 100_000_000n}.${(sats % 100_000_000n).toString().padStart(8, '0')}`;
+/** FormatMoney (util/moneystr.cpp): 8 decimals, trailing zeros trimmed down to 2 (`50.00`, `0.00005`). */
+export function formatMoney(sats: bigint): string {
+  const neg = sats < 0n;
+  const abs = neg ? -sats : sats;
+  const text = `${abs / 100_000_000n}.${(abs % 100_000_000n).toString().padStart(8, '0')}`.replace(/(\.[0-9]{2}[0-9]*?)0+$/, '$1');
+  return neg ? `-${text}` : text;
+}
+
+/** The coinbase input script: the BIP34 height push, then OP_0 always or only to reach 2 bytes. */
+export function coinbaseScript(height: number, extraNonce: 'always' | 'when-short'): Uint8Array {
+  const push = scriptNumPush(height);
+  return extraNonce === 'always' || push.length < 2 ? concatBytes(push, Uint8Array.of(0x00)) : push;
 }

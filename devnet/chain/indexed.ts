@@ -33,6 +33,8 @@ export interface MempoolEntry {
   tx: ChainTx;
   fee: bigint;
   firstSeen: number;
+  /** Arrival order (the cluster mempool's tie-break); 0 where unknown. */
+  seq?: number;
 }
 
 export abstract class IndexedChain implements ChainView {
@@ -143,5 +145,45 @@ export abstract class IndexedChain implements ChainView {
     const list = this.spentBy.get(k) ?? [];
     list.push(s);
     this.spentBy.set(k, list);
+  }
+
+  /**
+   * Removes a mempool transaction and its mempool descendants (and their first-seen times unless
+   * `forget` is false); returns the txids removed, the transaction first, then descendants.
+   */
+  removeMempoolTx(txid: string, forget = true): string[] {
+    const e = this.mempool.get(txid);
+    if (!e) return [];
+    const removed = [txid];
+    this.mempool.delete(txid);
+    e.tx.vout.forEach((_, vout) => {
+      for (const s of this.spentBy.get(outpointKey(txid, vout)) ?? []) if (!s.confirmed) removed.push(...this.removeMempoolTx(s.txid, forget));
+    });
+    for (const i of e.tx.vin) this.dropSpender(outpointKey(i.txid, i.vout), txid);
+    this.dropOutputs(e.tx);
+    if (forget) this.firstSeen.delete(txid);
+    return removed;
+  }
+
+  protected dropOutputs(tx: ChainTx): void {
+    tx.vout.forEach((o, vout) => {
+      const k = outpointKey(tx.txid, vout);
+      this.outputs.delete(k);
+      this.spentBy.delete(k);
+      const sk = bytesKey(o.script);
+      const set = this.byScript.get(sk);
+      if (set) {
+        set.delete(k);
+        if (set.size === 0) this.byScript.delete(sk);
+      }
+    });
+  }
+
+  protected dropSpender(k: string, txid: string): void {
+    const list = this.spentBy.get(k);
+    if (!list) return;
+    const rest = list.filter((s) => s.txid !== txid);
+    if (rest.length) this.spentBy.set(k, rest);
+    else this.spentBy.delete(k);
   }
 }

@@ -12,7 +12,7 @@ import { chainTxOf } from '../chain/tx';
 import { merkleRoot as merkleRootOfHashes } from '../chain/chain';
 import { hashToHex, hexToHash } from '../chain/encoding';
 import type { ChainBlock, ChainTx } from '../chain/types';
-import { bytesKey, IndexedChain, outpointKey as key } from '../chain/indexed';
+import { IndexedChain, outpointKey as key } from '../chain/indexed';
 
 
 /** Parses one serialized transaction (exactly the bytes given). */
@@ -174,40 +174,5 @@ export class FollowView extends IndexedChain {
     this.indexOutputs(tx, null, null);
     tx.vin.forEach((i, n) => this.addSpender(key(i.txid, i.vout), { txid: tx.txid, vin: n, confirmed: false }));
     return true;
-  }
-
-  /** Removes a mempool transaction and its mempool descendants (and their first-seen times unless `forget` is false). */
-  removeMempoolTx(txid: string, forget = true): void {
-    const e = this.mempool.get(txid);
-    if (!e) return;
-    this.mempool.delete(txid);
-    e.tx.vout.forEach((_, vout) => {
-      for (const s of this.spentBy.get(key(txid, vout)) ?? []) if (!s.confirmed) this.removeMempoolTx(s.txid, forget);
-    });
-    for (const i of e.tx.vin) this.dropSpender(key(i.txid, i.vout), txid);
-    this.dropOutputs(e.tx);
-    if (forget) this.firstSeen.delete(txid);
-  }
-
-  private dropOutputs(tx: ChainTx): void {
-    tx.vout.forEach((o, vout) => {
-      const k = key(tx.txid, vout);
-      this.outputs.delete(k);
-      this.spentBy.delete(k);
-      const sk = bytesKey(o.script);
-      const set = this.byScript.get(sk);
-      if (set) {
-        set.delete(k);
-        if (set.size === 0) this.byScript.delete(sk);
-      }
-    });
-  }
-
-  private dropSpender(k: string, txid: string): void {
-    const list = this.spentBy.get(k);
-    if (!list) return;
-    const rest = list.filter((s) => s.txid !== txid);
-    if (rest.length) this.spentBy.set(k, rest);
-    else this.spentBy.delete(k);
   }
 }

@@ -30,7 +30,18 @@ export interface RpcServerOptions {
   methods: RpcMethodSpec[];
   /** Delay before answering wrong credentials (Core: 250 ms). */
   authFailureDelayMs?: number;
+  /**
+   * The HTTP layer in front of the RPC handler: 'libevent' (Core before 31.99) answers methods it does
+   * not implement with its own 501 page and HEAD without a content type; 'core' (31.99's own server,
+   * the default) answers 405 to every method but POST.
+   */
+  http?: 'libevent' | 'core';
 }
+
+/** libevent's reply to a method it does not implement (evhttp_send_error, 501). */
+export const LIBEVENT_NOT_IMPLEMENTED = '<HTML><HEAD>\n<TITLE>501 Not Implemented</TITLE>\n</HEAD><BODY>\n<H1>Not Implemented</H1>\n</BODY></HTML>\n';
+/** The methods libevent accepts by default (evhttp allowed_methods). */
+const LIBEVENT_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT', 'DELETE']);
 
 /** libevent's default content type (401, 404, 405 replies). */
 export const LIBEVENT_CONTENT_TYPE = 'text/html; charset=ISO-8859-1';
@@ -252,11 +263,13 @@ export class RpcServer {
   private readonly methods = new Map<string, RpcMethodSpec>();
   private readonly auth: RpcServerOptions['auth'];
   private readonly authFailureDelayMs: number;
+  private readonly http: 'libevent' | 'core';
   private warmup: string | null = null;
 
   constructor(opts: RpcServerOptions) {
     this.auth = opts.auth;
     this.authFailureDelayMs = opts.authFailureDelayMs ?? 250;
+    this.http = opts.http ?? 'core';
     for (const m of opts.methods) this.register(m);
   }
 
@@ -312,6 +325,9 @@ export class RpcServer {
       headers: { 'Content-Type': LIBEVENT_CONTENT_TYPE, ...extra },
       body: '',
     });
+    if (this.http === 'libevent' && !LIBEVENT_METHODS.has(req.method)) {
+      return { status: 501, headers: { 'Content-Type': 'text/html', Connection: 'close' }, body: LIBEVENT_NOT_IMPLEMENTED };
+    }
     // http_request_cb: unknown HTTP methods, then the handler lookup by path.
     if (!KNOWN_HTTP_METHODS.has(req.method)) return empty(405);
     const uri = req.path;
@@ -321,7 +337,8 @@ export class RpcServer {
     if (req.method !== 'POST') {
       return {
         status: 405,
-        headers: { 'Content-Type': LIBEVENT_CONTENT_TYPE },
+        // libevent sends no content type with a HEAD reply.
+        headers: req.method === 'HEAD' && this.http === 'libevent' ? {} : { 'Content-Type': LIBEVENT_CONTENT_TYPE },
         body: req.method === 'HEAD' ? '' : 'JSONRPC server handles only POST requests',
       };
     }

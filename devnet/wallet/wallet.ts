@@ -5,15 +5,17 @@
  * wallets that hold keys — real signatures (ECDSA and Schnorr) made with @scure/btc-signer.
  */
 import { HDKey } from '@scure/bip32';
-import { Transaction } from '@scure/btc-signer';
 import type { Network } from '../../shared/bitcoin/networks';
 import { parseDescriptor, type Descriptor } from '../../shared/bitcoin/descriptor';
-import { decodeDestination, encodeDestination, extractDestination, type Destination } from '../../shared/bitcoin/address';
+import { addChecksum } from '../../shared/bitcoin/descriptor-checksum';
+import { encodeDestination, extractDestination } from '../../shared/bitcoin/address';
 import type { Chain } from '../chain/chain';
 import { ChainError } from '../chain/chain';
 import type { ChainTx, OutputInfo } from '../chain/types';
 import { bytesToHex, hexToBytes } from '../chain/encoding';
-import { parseChainTx } from '../chain/tx';
+import { createTransaction, type SpendOptions } from './spend';
+
+export { compareDestinations } from './address-order';
 
 export type AddressType = 'legacy' | 'p2sh-segwit' | 'bech32' | 'bech32m';
 
@@ -22,6 +24,15 @@ export type AddressType = 'legacy' | 'p2sh-segwit' | 'bech32' | 'bech32m';
  * about 1 ms each, and 100 keeps wallet creation fast while behaving the same way.
  */
 export const DEFAULT_KEYPOOL = 100;
+
+/**
+ * A wallet coinbase is spendable from this many confirmations on (GetBlocksToMaturity: maturity + 1);
+ * the mempool already takes a spend at 100, in the block that brings the 101st.
+ */
+export const COINBASE_MATURITY_DEPTH = 101;
+
+/** Core rescans from this long before a key's timestamp (TIMESTAMP_WINDOW, 2 hours). */
+const TIMESTAMP_WINDOW = 2 * 60 * 60;
 
 export const ADDRESS_TYPES: Record<AddressType, { purpose: number; wrap: (k: string) => string }> = {
   legacy: { purpose: 44, wrap: (k) => `pkh(${k})` },
@@ -38,6 +49,8 @@ export class WalletError extends Error {
 
 export interface WalletDescriptor {
   readonly desc: Descriptor;
+  /** The descriptor with its private keys (listdescriptors true), when the wallet holds them. */
+  readonly privateText?: string;
   readonly active: boolean;
   readonly internal: boolean;
   readonly addressType: AddressType | null;
@@ -59,43 +72,6 @@ export interface AddressBookEntry {
 }
 
 const scriptKey = (s: Uint8Array): string => bytesToHex(s);
-
-/** CTxDestination variant order in Core (addresstype.h), used for address book ordering. */
-const DEST_ORDER: Record<Destination['type'], number> = {
-  pubkey: 1,
-  pkhash: 2,
-  scripthash: 3,
-  witness_v0_scripthash: 4,
-  witness_v0_keyhash: 5,
-  witness_v1_taproot: 6,
-  anchor: 7,
-  witness_unknown: 8,
-};
-
-function destBytes(d: Destination): Uint8Array {
-  switch (d.type) {
-    case 'pkhash':
-    case 'scripthash':
-      return d.hash;
-    case 'pubkey':
-      return d.pubkey;
-    case 'anchor':
-      return new Uint8Array(0);
-    case 'witness_unknown':
-      return Uint8Array.from([d.version, ...d.program]);
-    default:
-      return d.program;
-  }
-}
-
-export function compareDestinations(a: Destination, b: Destination): number {
-  const t = DEST_ORDER[a.type] - DEST_ORDER[b.type];
-  if (t !== 0) return t;
-  const x = destBytes(a);
-  const y = destBytes(b);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
-}
 
 export class Wallet {
   readonly descriptors: WalletDescriptor[] = [];
@@ -131,18 +107,20 @@ export class Wallet {
     const master = this.master!;
     const fp = master.fingerprint.toString(16).padStart(8, '0');
     const coin = this.network.chain === 'main' ? 0 : 1;
-    const now = this.chain.medianTimePast();
+    const now = this.chain.clock();
     for (const type of Object.keys(ADDRESS_TYPES) as AddressType[]) {
       const { purpose, wrap } = ADDRESS_TYPES[type];
       const account = master.derive(`m/${purpose}'/${coin}'/0'`);
       for (const internal of [false, true]) {
         const text = wrap(`[${fp}/${purpose}h/${coin}h/0h]${account.publicExtendedKey}/${internal ? 1 : 0}/*`);
-        this.addDescriptor(parseDescriptor(text, this.network), { active: true, internal, addressType: type, range: [0, this.keypool - 1], timestamp: now });
+        // Core keeps the master key with the whole path: pkh(tprv…/44h/1h/0h/0/*).
+        const privateText = addChecksum(wrap(`${master.privateExtendedKey}/${purpose}h/${coin}h/0h/${internal ? 1 : 0}/*`));
+        this.addDescriptor(parseDescriptor(text, this.network), { active: true, internal, addressType: type, range: [0, this.keypool - 1], timestamp: now, privateText });
       }
     }
   }
 
-  /** Public descriptors (listdescriptors without private keys), normalized, with checksums. */
+  /** Public descriptors, normalized, with checksums (as listdescriptors shows them, unsorted). */
   publicDescriptors(): Array<{ desc: string; active: boolean; internal: boolean; range?: [number, number]; next_index?: number; timestamp: number }> {
     return this.descriptors.map((d) => ({
       desc: d.desc.toString(),
@@ -153,9 +131,25 @@ export class Wallet {
     }));
   }
 
+  /**
+   * listdescriptors: sorted by their text (public, or with private keys), `internal` only for active
+   * ones, `range`, `next` and `next_index` for ranged ones.
+   */
+  listDescriptors(withPrivateKeys: boolean): Array<Record<string, unknown>> {
+    return this.descriptors
+      .map((d) => ({
+        desc: withPrivateKeys ? (d.privateText ?? d.desc.toString()) : d.desc.toString(),
+        timestamp: d.timestamp,
+        active: d.active,
+        ...(d.active ? { internal: d.internal } : {}),
+        ...(d.desc.isRange() ? { range: [d.rangeStart, d.rangeEnd], next: d.nextIndex, next_index: d.nextIndex } : {}),
+      }))
+      .sort((a, b) => (a.desc < b.desc ? -1 : a.desc > b.desc ? 1 : 0));
+  }
+
   addDescriptor(
     desc: Descriptor,
-    o: { active: boolean; internal: boolean; addressType: AddressType | null; range: [number, number]; timestamp: number; label?: string },
+    o: { active: boolean; internal: boolean; addressType: AddressType | null; range: [number, number]; timestamp: number; label?: string; privateText?: string },
   ): WalletDescriptor {
     // Replace an existing descriptor with the same string (Core updates it in place).
     const text = desc.toString();
@@ -174,6 +168,7 @@ export class Wallet {
     }
     const wd: WalletDescriptor = {
       desc,
+      privateText: o.privateText,
       active: o.active,
       internal: o.internal,
       addressType: o.addressType,
@@ -191,7 +186,7 @@ export class Wallet {
         if (dest) this.setAddressBook(encodeDestination(dest, this.network), o.label, 'receive');
       }
     }
-    this.rescan();
+    this.rescan({ fromTime: o.timestamp });
     return wd;
   }
 
@@ -225,39 +220,89 @@ export class Wallet {
     return this.descriptors.find((d) => d.active && d.internal === internal && d.addressType === type);
   }
 
-  /** Next unused address of the active descriptor (getnewaddress / getrawchangeaddress). */
+  /**
+   * Keeps `keypool` addresses derived past the next one (DescriptorScriptPubKeyMan::TopUp): the
+   * range (inclusive) reaches nextIndex + keypool − 1.
+   */
+  private topUp(d: WalletDescriptor): void {
+    const end = d.nextIndex + this.keypool - 1;
+    if (end <= d.rangeEnd) return;
+    const from = d.rangeEnd + 1;
+    d.rangeEnd = end;
+    this.expandRange(d, from, end);
+  }
+
+  /**
+   * Next unused address of the active descriptor (getnewaddress / getrawchangeaddress): Core tops the
+   * keypool up first, then hands out the next index — so a descriptor in use shows keypool − 1 left.
+   */
   nextAddress(type: AddressType, internal: boolean): string {
+    const next = this.peekAddress(type, internal);
+    next.take();
+    return next.address;
+  }
+
+  /**
+   * The address the active descriptor hands out next, after the keypool top-up Core does first;
+   * `take()` uses it up (a change address Core reserves but leaves unused stays next).
+   */
+  peekAddress(type: AddressType, internal: boolean): { address: string; script: Uint8Array; take(): void } {
     const d = this.activeDescriptor(type, internal);
-    if (!d) {
-      throw new WalletError(
-        -12,
-        internal
-          ? 'Error: This wallet has no available keys'
-          : 'Error: This wallet has no available keys',
-      );
-    }
+    if (!d) throw new WalletError(-4, 'Error: This wallet has no available keys');
+    this.topUp(d);
     const index = d.nextIndex;
-    d.nextIndex++;
-    if (d.nextIndex > d.rangeEnd) {
-      // Top up the keypool (Core keeps `keypool` unused addresses derived ahead).
-      const from = d.rangeEnd + 1;
-      d.rangeEnd = d.nextIndex + this.keypool - 1;
-      this.expandRange(d, from, d.rangeEnd);
-    }
     const e = d.desc.expand(index)[0]!;
     const dest = extractDestination(e.script);
     if (!dest) throw new WalletError(-4, 'Error: Cannot derive an address');
-    return encodeDestination(dest, this.network);
+    return {
+      address: encodeDestination(dest, this.network),
+      script: e.script,
+      take: () => {
+        if (d.nextIndex === index) d.nextIndex++;
+      },
+    };
   }
 
-  /** Finds wallet transactions in the whole chain and mempool (used after imports). */
-  rescan(): void {
-    for (const block of this.chain.blocks) for (const tx of block.txs) this.considerTx(tx, block.time);
+  /**
+   * MarkUnusedAddresses: an output paying a ranged descriptor's index at or past its next index marks
+   * everything up to it used; the descriptor's keypool is topped up after any payment to it.
+   */
+  private markUsed(tx: ChainTx): void {
+    for (const o of tx.vout) {
+      const entry = this.lookup(o.script);
+      if (!entry || entry.index === null || !entry.d.desc.isRange()) continue;
+      const d = entry.d;
+      // Receiving addresses used before they were handed out (this one and those before it) enter the
+      // address book, unlabelled.
+      for (; d.nextIndex <= entry.index; d.nextIndex++) {
+        if (d.internal) continue;
+        const dest = extractDestination(d.desc.expand(d.nextIndex)[0]!.script);
+        if (!dest) continue;
+        const address = encodeDestination(dest, this.network);
+        if (!this.addressBook.has(address)) this.setAddressBook(address, '', 'receive');
+      }
+      this.topUp(d);
+    }
+  }
+
+  /**
+   * Finds wallet transactions in the chain (RescanFromTime: from the first block whose time, or an
+   * earlier block's, reaches `fromTime` − 2 h) and in the mempool.
+   */
+  rescan(opts: { fromTime?: number } = {}): void {
+    const from = (opts.fromTime ?? 0) - TIMESTAMP_WINDOW;
+    let maxTime = 0;
+    for (const block of this.chain.blocks) {
+      maxTime = Math.max(maxTime, block.time);
+      if (maxTime < from) continue;
+      for (const tx of block.txs) this.considerTx(tx, block.time);
+    }
     for (const tx of this.chain.mempoolTxs()) this.considerTx(tx, this.chain.findTx(tx.txid)?.firstSeen ?? 0);
   }
 
   /** Adds `tx` to the wallet when it pays to or spends from the wallet. */
   considerTx(tx: ChainTx, received: number): void {
+    this.markUsed(tx);
     if (this.txs.has(tx.txid)) return;
     const relevant =
       tx.vout.some((o) => this.isMine(o.script)) ||
@@ -284,7 +329,7 @@ export class Wallet {
       if (!found) continue;
       const depth = this.depth(txid);
       if (depth < minconf || depth > maxconf) continue;
-      if (found.tx.coinbase && depth < 100) continue;
+      if (found.tx.coinbase && depth < COINBASE_MATURITY_DEPTH) continue;
       found.tx.vout.forEach((o, vout) => {
         if (!this.isMine(o.script)) return;
         if (this.chain.isSpent(txid, vout)) return;
@@ -321,88 +366,23 @@ export class Wallet {
 
   /**
    * Builds, signs and returns a transaction paying `outputs` from the wallet's confirmed coins, with
-   * change to a fresh change address. Fee rate in sat/vB.
+   * change to a fresh change address (spend.ts). Fee rate in sat/vB.
    */
-  createTransaction(
-    outputs: Array<{ script: Uint8Array; value: bigint }>,
-    opts: { feeRate: bigint; subtractFeeFromOutputs?: number[]; replaceable?: boolean; changeType?: AddressType },
-  ): ChainTx {
+  createTransaction(outputs: Array<{ script: Uint8Array; value: bigint }>, opts: SpendOptions): ChainTx {
     if (!this.master) throw new WalletError(-4, 'Error: Private keys are disabled for this wallet');
-    const target = outputs.reduce((s, o) => s + o.value, 0n);
-    // Confirmed coins, plus unconfirmed change of the wallet's own transactions ("trusted", as Core).
-    const coins = this.unspent(0, 9_999_999)
-      .filter((c) => c.confirmations > 0 || this.isTrusted(c.txid))
-      .sort((a, b) => (b.confirmations > 0 ? 1 : 0) - (a.confirmations > 0 ? 1 : 0) || (b.value > a.value ? 1 : b.value < a.value ? -1 : 0));
-    const seq = opts.replaceable === false ? 0xfffffffe : 0xfffffffd;
-    const changeAddr = this.nextAddress(opts.changeType ?? 'bech32', true);
-    const changeDest = decodeDestination(changeAddr, this.network);
-    if (!changeDest.ok) throw new Error(changeDest.error);
-    const subtract = opts.subtractFeeFromOutputs ?? [];
-
-    let fee = 0n;
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const need = subtract.length ? target : target + fee;
-      const selected: typeof coins = [];
-      let sum = 0n;
-      for (const c of coins) {
-        if (sum >= need + (subtract.length ? 0n : 0n) && selected.length) break;
-        selected.push(c);
-        sum += c.value;
-      }
-      if (sum < need) throw new WalletError(-6, 'Insufficient funds');
-      const outs = outputs.map((o, i) => ({
-        script: o.script,
-        value: subtract.includes(i) ? o.value - fee / BigInt(subtract.length) : o.value,
-      }));
-      if (outs.some((o) => o.value < 0n)) throw new WalletError(-6, 'The transaction amount is too small to pay the fee');
-      const change = sum - outs.reduce((s, o) => s + o.value, 0n) - (subtract.length ? 0n : fee);
-      const withChange = change > 546n;
-      const finalOuts = withChange ? [...outs, { script: changeDest.script, value: change }] : outs;
-      const tx = this.sign(selected, finalOuts, seq, this.chain.tipHeight());
-      const vsize = BigInt(Math.ceil(tx.weight / 4));
-      const wanted = opts.feeRate * vsize;
-      const actual = sum - finalOuts.reduce((s, o) => s + o.value, 0n);
-      if (actual >= wanted && (actual - wanted <= 546n || !withChange)) return tx;
-      fee = wanted;
-    }
-    throw new WalletError(-4, 'Transaction too large');
+    return createTransaction(this, this.chain, outputs, opts);
   }
 
-  /** Signs inputs (coins of this wallet) with real keys; returns the finished transaction. */
-  sign(coins: OutputInfo[], outputs: Array<{ script: Uint8Array; value: bigint }>, sequence: number, locktime: number): ChainTx {
-    const t = new Transaction({ allowUnknownOutputs: true, lockTime: locktime, version: 2 });
-    const keys: Uint8Array[] = [];
-    for (const c of coins) {
-      const entry = this.lookup(c.script);
-      if (!entry) throw new Error('not a wallet coin');
-      const e = entry.expansion;
-      const pub = e.pubkeys[0];
-      if (!pub) throw new Error('coin has no key');
-      const priv = this.privateKeyFor(entry, pub.pubkey);
-      if (!priv) throw new WalletError(-4, 'Signing transaction failed');
-      keys.push(priv);
-      const input: Parameters<Transaction['addInput']>[0] = {
-        txid: c.txid,
-        index: c.vout,
-        sequence,
-        witnessUtxo: { script: c.script, amount: c.value },
-      };
-      if (e.redeemScript) input.redeemScript = e.redeemScript;
-      if (e.witnessScript) input.witnessScript = e.witnessScript;
-      if (e.internalKey) input.tapInternalKey = e.internalKey;
-      if (c.script[0] === 0x76) {
-        // P2PKH needs the whole previous transaction.
-        input.nonWitnessUtxo = this.chain.findTx(c.txid)!.tx.raw;
-        delete input.witnessUtxo;
-      }
-      t.addInput(input);
-    }
-    for (const o of outputs) t.addOutput({ script: o.script, amount: o.value });
-    keys.forEach((k, i) => {
-      t.signIdx(k, i, undefined, new Uint8Array(32)); // fixed aux randomness: same seed, same chain
-      t.finalizeIdx(i);
-    });
-    return parseChainTx(t.extract());
+  /** The private key for a coin's script of this wallet (its first key), if the wallet holds it. */
+  signingKey(script: Uint8Array): Uint8Array | undefined {
+    const entry = this.lookup(script);
+    const pub = entry?.expansion.pubkeys[0];
+    return entry && pub ? this.privateKeyFor(entry, pub.pubkey) : undefined;
+  }
+
+  /** Whether an active descriptor hands out addresses of this type. */
+  hasActiveDescriptor(type: AddressType, internal: boolean): boolean {
+    return this.activeDescriptor(type, internal) !== undefined;
   }
 
   /** Sends a signed transaction into the chain's mempool and records it. */

@@ -125,5 +125,9 @@ describe('devnet fault modes', () => {
     expect(() => parseArgs(['--rate-limit', 'many'])).toThrow(/N\/SECONDS/);
     expect(() => parseArgs(['--rpc-port', '70000'])).toThrow(/port/);
     expect(() => parseArgs(['--bogus', '1'])).toThrow(/unknown option/);
+    expect(parseArgs(['--core-version', '30']).coreVersion).toBe('30');
+    expect(parseArgs(['--core-version', '31.99']).coreVersion).toBe('31.99');
+    expect(parseArgs([]).coreVersion).toBeUndefined(); // startDevnet's default: 31.99
+    expect(() => parseArgs(['--core-version', '29'])).toThrow(/--core-version: '29' is not a Core version \(30, 31\.99\)/);
   });
 });

@@ -5,24 +5,20 @@
  * and a real reorg: `invalidateblock` on the block holding the payment (Core returns it to the
  * mempool, and so must the index), then a longer competing branch; `reconsiderblock` afterwards.
  *
- * Set BITCOIND_URL (e.g. http://127.0.0.1:18443), BITCOIND_USER and BITCOIND_PASSWORD; the node needs
- * `-fallbackfee=0.0002` (for sendtoaddress) and may hold other wallets and blocks (a wallet
- * `follow-<time>` is created; blocks from the last ~120 heights are checked). Skipped otherwise —
- * no bitcoind can be installed here.
+ * Runs on the harness's node (test/support/bitcoind.ts): a private `bitcoind -regtest` from BITCOIND or
+ * PATH (both generations under `npm run test:core`), or the node at BITCOIND_URL, which may hold other
+ * wallets and blocks (a wallet `follow-<time>` is created; blocks from the last ~120 heights are
+ * checked). Without a node the file skips, saying how to enable it (fails when CI=true).
  */
-import { describe, it } from 'vitest';
 import { startFollower } from '../../devnet/index';
-import { TestRpc } from '../support/rpc';
+import { describeWithBitcoind } from '../support/bitcoind';
 import { defineFollowSuite, indexGet, until, type FollowTarget } from './follow-suite';
 
-const url = process.env.BITCOIND_URL?.replace(/\/$/, '');
-
-if (url) {
-  const user = process.env.BITCOIND_USER ?? '';
-  const password = process.env.BITCOIND_PASSWORD ?? '';
-  describe(`a follower of the real bitcoind at ${url}`, () =>
+describeWithBitcoind(
+  'a follower of a real bitcoind',
+  (node) =>
     defineFollowSuite(async (): Promise<FollowTarget> => {
-      const rpc = new TestRpc(url, user, password);
+      const { rpc, url, user, password } = node();
       const wallet = `follow-${Date.now().toString(36)}`;
       await rpc.call('createwallet', [wallet]);
       const start = await rpc.call<number>('getblockcount');
@@ -73,10 +69,5 @@ if (url) {
         },
       };
     }),
-  );
-} else {
-  describe('the follower against a real bitcoind', () => {
-    it.skip('skipped: BITCOIND_URL is not set (no bitcoind on this machine); set BITCOIND_URL, BITCOIND_USER, BITCOIND_PASSWORD to run the follower suite against a real regtest node', () => {});
-  });
-  console.info('[follow-bitcoind] skipped: set BITCOIND_URL (+ BITCOIND_USER, BITCOIND_PASSWORD) to run the index follower against a real bitcoind -regtest');
-}
+  { tag: 'follow-bitcoind' },
+);

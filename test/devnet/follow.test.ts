@@ -137,11 +137,13 @@ async function compareWithOwnIndex(ref: Devnet, followerUrl: string, historic: R
   return { blocks: chain.tipHeight() + 1, txs, addresses: addresses.length, historicTimes };
 }
 
-describe('the devnet node answers the follower’s RPCs with Core v30’s shapes', () => {
+describe.each(['30', '31.99'] as const)('the devnet node answers the follower’s RPCs with Core %s’s shapes', (coreVersion) => {
   let devnet: Devnet;
   let rpc: TestRpc;
+  /** 31.99's getblock adds the coinbase's fields. */
+  const coinbaseTx = coreVersion === '30' ? [] : ['coinbase_tx'];
   beforeAll(async () => {
-    devnet = await startDevnet({ scenario: 'demo' });
+    devnet = await startDevnet({ scenario: 'demo', coreVersion });
     rpc = new TestRpc(devnet.rpcUrl, devnet.auth.user, devnet.auth.password);
   });
   afterAll(async () => {
@@ -160,10 +162,10 @@ describe('the devnet node answers the follower’s RPCs with Core v30’s shapes
 
     const tipHash = await rpc.call<string>('getbestblockhash');
     const tip = await rpc.call<Record<string, unknown>>('getblock', [tipHash]);
-    expect(Object.keys(tip)).toEqual([...HEADER_KEYS, 'previousblockhash', 'strippedsize', 'size', 'weight', 'tx']);
+    expect(Object.keys(tip)).toEqual([...HEADER_KEYS, 'previousblockhash', 'strippedsize', 'size', 'weight', ...coinbaseTx, 'tx']);
     expect(tip.chainwork).toBe((2 * 201).toString(16).padStart(64, '0'));
     const mid = await rpc.call<Record<string, unknown>>('getblock', [await rpc.call<string>('getblockhash', [150]), 1]);
-    expect(Object.keys(mid)).toEqual([...HEADER_KEYS, 'previousblockhash', 'nextblockhash', 'strippedsize', 'size', 'weight', 'tx']);
+    expect(Object.keys(mid)).toEqual([...HEADER_KEYS, 'previousblockhash', 'nextblockhash', 'strippedsize', 'size', 'weight', ...coinbaseTx, 'tx']);
     expect(await rpc.call('getblock', [mid.hash, false])).toEqual(await rpc.call('getblock', [mid.hash, 0]));
     expect(await rpc.call('getblock', [mid.hash, true])).toEqual(mid);
 
@@ -236,9 +238,9 @@ describe('the devnet node answers the follower’s RPCs with Core v30’s shapes
     expect(entry).toEqual(verbose[txids[0]!]);
     expect(shapeOf(entry)).toEqual({
       vsize: 'number', weight: 'number', time: 'number', height: 'number', descendantcount: 'number', descendantsize: 'number',
-      ancestorcount: 'number', ancestorsize: 'number', wtxid: 'string',
-      fees: { base: 'number', modified: 'number', ancestor: 'number', descendant: 'number' },
-      depends: [], spentby: [], 'bip125-replaceable': 'boolean', unbroadcast: 'boolean',
+      ancestorcount: 'number', ancestorsize: 'number', wtxid: 'string', chunkweight: 'number',
+      fees: { base: 'number', modified: 'number', ancestor: 'number', descendant: 'number', chunk: 'number' },
+      depends: [], spentby: [], ...(coreVersion === '30' ? { 'bip125-replaceable': 'boolean' } : {}), unbroadcast: 'boolean',
     });
     const tx = devnet.node.chain.findTx(txids[0]!)!.tx;
     expect(entry).toMatchObject({ vsize: Math.ceil(tx.weight / 4), weight: tx.weight, time: devnet.node.chain.findTx(tx.txid)!.firstSeen, height: 200, wtxid: tx.wtxid });

@@ -1,15 +1,17 @@
 /**
- * Node-level tests that run against any Bitcoin Core–compatible regtest node: the devnet
- * (node-replay.test.ts) or a real `bitcoind -regtest` (bitcoind-parity.test.ts, when BITCOIND_URL is
- * set). Every line of ../shared/fixtures/core/bitcoin-core-v30.jsonl is replayed:
+ * Node-level tests against a Bitcoin Core–compatible regtest node answering as one generation: the
+ * devnet in each mode (node-replay.test.ts). Every line of that generation's recordings is replayed
+ * (../shared/fixtures/core/bitcoin-core-v30.jsonl in mode 30, bitcoin-core-v31.99-stateless.jsonl in
+ * mode 31.99; the lines in pending-v2-decoder.ts are `it.todo` until the v2 decoder lands):
  * - stateless groups (createrawtransaction, decodepsbt, http without wallet state): same status,
  *   content type and body (parsed, key order included; `id` echoed), amounts as 8-decimal tokens;
  * - wallet groups: the same request on this node's own equivalent wallet (set up over RPC the way the
  *   recording's node was), with the same keys, order, types and value formats.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { coreGroup, coreRecordings, type CoreRecording } from '../fixtures';
+import { coreGroup as recordedGroup, coreMeta, coreRecordings, type CoreRecording, type RecordedGeneration } from '../fixtures';
 import { amountTokens, shapeOf, TestRpc } from '../support/rpc';
+import { PENDING_V2_DECODER } from './pending-v2-decoder';
 
 export interface NodeTarget {
   rpc: TestRpc;
@@ -129,12 +131,27 @@ async function expectIdentical(rpc: TestRpc, rec: CoreRecording, path = rec.requ
 
 const STATELESS_HTTP = new Set(['method not found 1.0', 'method not found 2.0', 'invalid json', 'GET request', 'wrong password', 'no credentials']);
 
-export function defineNodeSuite(getTarget: () => NodeTarget): void {
+/** Lines of this generation's file the devnet cannot answer yet (pending-v2-decoder.ts). */
+const pending = (generation: RecordedGeneration, rec: CoreRecording): boolean => generation === '31.99' && rec.group === 'decodepsbt' && PENDING_V2_DECODER.has(rec.name);
+
+export function defineNodeSuite(getTarget: () => NodeTarget, generation: RecordedGeneration): void {
+  const coreGroup = (group: string): CoreRecording[] => recordedGroup(group, generation);
   describe('stateless replies are identical to the recording', () => {
     for (const group of ['createrawtransaction', 'decodepsbt']) {
       it(`${group}: every recorded case`, async () => {
         const { rpc } = getTarget();
-        for (const rec of coreGroup(group)) await expectIdentical(rpc, rec);
+        for (const rec of coreGroup(group)) if (!pending(generation, rec)) await expectIdentical(rpc, rec);
+      });
+    }
+    const todo = coreGroup('decodepsbt').filter((r) => pending(generation, r));
+    for (const rec of todo) it.todo(`decodepsbt: ${rec.name} (pending the v2 decoder, #14)`);
+    if (todo.length > 0) {
+      it('decodepsbt: the pending lines still differ (else they leave pending-v2-decoder.ts)', async () => {
+        const { rpc } = getTarget();
+        for (const rec of todo) {
+          const reply = await rpc.raw(rec.request.path, rec.request.body);
+          expect(order(JSON.parse(reply.text)), `${rec.name} now matches the recording`).not.toBe(order(rec.response.body));
+        }
       });
     }
     it('http: auth failures, method not found (1.0 and 2.0), parse error, GET', async () => {
@@ -146,7 +163,9 @@ export function defineNodeSuite(getTarget: () => NodeTarget): void {
     });
   });
 
-  describe('wallet replies match the recording on an equivalent wallet', () => {
+  // The 31.99 file holds the stateless requests only.
+  const walletGroups = coreGroup('getaddressinfo').length > 0;
+  describe.runIf(walletGroups)('wallet replies match the recording on an equivalent wallet', () => {
     let s: Setup;
     beforeAll(async () => {
       s = await setupLikeRecording(getTarget());
@@ -188,8 +207,13 @@ export function defineNodeSuite(getTarget: () => NodeTarget): void {
           continue;
         }
         for (const tok of amountTokens(reply.text, ['amount'])) expect(tok).toMatch(/^[0-9]+\.[0-9]{8}$/);
-        const wantShape = want.result!.length ? order(shapeOf(want.result![0])) : null;
-        for (const row of got.result!) if (wantShape) expect(order(shapeOf(row)), rec.name).toBe(wantShape);
+        // Same keys, order and types; txids a list of strings (empty for an address that received nothing).
+        const rowShape = (row: Record<string, unknown>): string => order(shapeOf({ ...row, txids: [] }));
+        const wantShape = want.result!.length ? rowShape(want.result![0]!) : null;
+        for (const row of got.result!) {
+          if (wantShape) expect(rowShape(row), rec.name).toBe(wantShape);
+          expect((row.txids as unknown[]).every((t) => typeof t === 'string'), rec.name).toBe(true);
+        }
         // Rows of our watched addresses carry the recorded amounts and labels.
         const byRole = new Map(Object.entries(s.addr).map(([role, a]) => [a, role as Role]));
         for (const row of got.result!) {
@@ -243,7 +267,12 @@ export function defineNodeSuite(getTarget: () => NodeTarget): void {
     });
   });
 
+  it('getnetworkinfo names the generation the recordings come from', async () => {
+    const info = await getTarget().rpc.call<{ version: number; subversion: string }>('getnetworkinfo');
+    expect({ version: info.version, subversion: info.subversion }).toEqual(coreMeta(generation));
+  });
+
   it('the recording file was read whole', () => {
-    expect(coreRecordings().length).toBe(139);
+    expect(coreRecordings(generation).length).toBe(generation === '30' ? 139 : 109);
   });
 }

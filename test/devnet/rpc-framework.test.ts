@@ -6,7 +6,8 @@ import { statelessMethods, HELP_CREATERAWTRANSACTION, HELP_DECODEPSBT, HELP_GETA
 import { RpcError, type RpcMethodSpec } from '../../devnet/rpc/types';
 import { amountFromValue, getInt, getStr, parseHashV } from '../../devnet/rpc/args';
 import { RawJson, UJson } from '../../shared/json';
-import { coreGroup, type CoreRecording } from '../fixtures';
+import { coreGroup as recorded, type CoreRecording, type RecordedGeneration } from '../fixtures';
+import { PENDING_V2_DECODER } from './pending-v2-decoder';
 
 const AUTH = basicAuthHeader('user', 'pass');
 
@@ -49,10 +50,10 @@ const asyncMethod: RpcMethodSpec = {
   },
 };
 
-function makeServer(): RpcServer {
+function makeServer(generation: RecordedGeneration = '31.99'): RpcServer {
   return new RpcServer({
     auth: basicAuth('user', 'pass'),
-    methods: [...statelessMethods(REGTEST), echo, failing, asyncMethod],
+    methods: [...statelessMethods(REGTEST, generation), echo, failing, asyncMethod],
   });
 }
 
@@ -69,10 +70,11 @@ function expectJson(reply: RpcHttpReply, status: number, body: unknown): void {
   expect(norm(reply.body)).toBe(JSON.stringify(body));
 }
 
-describe('RpcServer: Core v30 recordings', () => {
-  const server = makeServer();
+describe.each(['30', '31.99'] as const)('RpcServer: the Core %s recordings', (generation) => {
+  const server = makeServer(generation);
   const replay = async (rec: CoreRecording, headers: Record<string, string | undefined>): Promise<RpcHttpReply> =>
     server.handle({ method: rec.request.method, path: rec.request.path, headers, body: rec.request.body });
+  const coreGroup = (group: string): CoreRecording[] => recorded(group, generation);
 
   for (const rec of coreGroup('createrawtransaction')) {
     it(`createrawtransaction: ${rec.name}`, async () => {
@@ -85,6 +87,10 @@ describe('RpcServer: Core v30 recordings', () => {
   }
 
   for (const rec of coreGroup('decodepsbt')) {
+    if (generation === '31.99' && PENDING_V2_DECODER.has(rec.name)) {
+      it.todo(`decodepsbt: ${rec.name} (pending the v2 decoder, #14)`);
+      continue;
+    }
     it(`decodepsbt: ${rec.name}`, async () => {
       const reply = await replay(rec, { Authorization: AUTH });
       expect(reply.status).toBe(rec.response.status);

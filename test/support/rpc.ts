@@ -19,14 +19,15 @@ export class TestRpc {
   }
 
   /** Sends `body` verbatim (as the recordings do) to `path`. */
-  async raw(path: string, body: string, opts: { method?: string; auth?: string | null } = {}): Promise<RawReply> {
+  async raw(path: string, body: string, opts: { method?: string; auth?: string | null; signal?: AbortSignal } = {}): Promise<RawReply> {
     const headers: Record<string, string> = { 'Content-Type': 'text/plain' };
     const auth = opts.auth === undefined ? this.authHeader() : opts.auth;
     if (auth !== null) headers.Authorization = auth;
     const res = await fetch(this.url + path, {
       method: opts.method ?? 'POST',
       headers,
-      body: (opts.method ?? 'POST') === 'GET' ? undefined : body,
+      body: ['GET', 'HEAD'].includes(opts.method ?? 'POST') ? undefined : body,
+      signal: opts.signal,
     });
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text(), headers: res.headers };
   }
