@@ -5,6 +5,8 @@
  * read from here: the recordings in ../shared/fixtures/core and the live comparison with both real
  * builds (test/devnet/bitcoind-parity.test.ts) are the reference.
  */
+import type { CoreVersion as PsbtGeneration } from '../shared/bitcoin/psbt/generation';
+
 export type CoreVersion = '30' | '31.99';
 
 export const CORE_VERSIONS: readonly CoreVersion[] = ['30', '31.99'];
@@ -23,3 +25,8 @@ export const NETWORK_IDENTITY: Record<CoreVersion, { version: number; subversion
 
 /** Both builds are pre-release ones (x.99): getblockchaininfo and getnetworkinfo carry this warning. */
 export const PRE_RELEASE_WARNING = 'This is a pre-release test build - use at your own risk - do not use for mining or merchant applications';
+
+/** The shared PSBT decoder's name for a generation. */
+export function psbtGeneration(v: CoreVersion): PsbtGeneration {
+  return v === '30' ? 30 : 31.99;
+}

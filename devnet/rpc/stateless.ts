@@ -5,12 +5,12 @@
 import { RawJson, U_NULL } from '../../shared/json';
 import type { Network } from '../../shared/bitcoin/networks';
 import { createRawTransaction } from '../../shared/bitcoin/createrawtransaction';
-import { decodePsbtJsonV30 as decodePsbtJson } from '../../shared/bitcoin/psbt';
+import { decodePsbtJson } from '../../shared/bitcoin/psbt';
 import { decodeRawTransaction } from '../../shared/bitcoin/decode';
 import { RpcError, type RpcMethodSpec } from './types';
 import { HELP_CREATERAWTRANSACTION, HELP_DECODEPSBT } from './help';
 import { getBool, getStr } from './args';
-import type { CoreVersion } from '../core-version';
+import { psbtGeneration, type CoreVersion } from '../core-version';
 
 export { HELP_CREATERAWTRANSACTION, HELP_DECODEPSBT, HELP_GETADDRESSINFO } from './help';
 
@@ -40,17 +40,17 @@ export function createRawTransactionMethod(network: Network): RpcMethodSpec {
 
 /**
  * decodepsbt as the given generation answers it. The generations differ in PSBT version 2 and in the
- * decode error texts (../shared/fixtures/core/README.md): the shared decoder (shared/bitcoin/psbt*) is
- * learning both (#14); until it takes a generation, both modes decode as v30 does.
+ * decode error texts (../shared/fixtures/core/README.md); the shared decoder reads as either.
  */
-export function decodePsbtMethod(network: Network, _coreVersion: CoreVersion = '31.99'): RpcMethodSpec {
+export function decodePsbtMethod(network: Network, coreVersion: CoreVersion = '31.99'): RpcMethodSpec {
+  const opts = { coreVersion: psbtGeneration(coreVersion) };
   return {
     name: 'decodepsbt',
     args: [{ name: 'psbt', type: 'str', required: true }],
     help: HELP_DECODEPSBT,
     handler([psbt]) {
       // The decoder writes the reply text itself: a 1,000-input PSBT's reply can be tens of MB.
-      const res = decodePsbtJson(getStr(psbt), network);
+      const res = decodePsbtJson(getStr(psbt), network, opts);
       if (!res.ok) throw new RpcError(res.code, res.message);
       return new RawJson(res.json);
     },

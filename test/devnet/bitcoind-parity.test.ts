@@ -19,8 +19,7 @@ import { statelessMethods } from '../../devnet/rpc/stateless';
 import { describeWithBitcoind, type BitcoindNode } from '../support/bitcoind';
 import { TestRpc } from '../support/rpc';
 import type { Difference } from './parity/compare';
-import { DELIBERATE, deliberateOf, pendingOf } from './parity/deliberate';
-import { PENDING_V2_DECODER } from './pending-v2-decoder';
+import { DELIBERATE, deliberateOf } from './parity/deliberate';
 import { DiffRunner } from './parity/run';
 import { chainSteps } from './parity/steps-chain';
 import { httpSteps } from './parity/steps-http';
@@ -63,13 +62,12 @@ describeWithBitcoind(
         const all = runner.differences;
         const label = (d: Difference): string => {
           const x = deliberateOf(d);
-          const p = pendingOf(d, node.devnetMode);
-          return x ? `(deliberate: ${x.id}) ` : p ? '(pending the v2 decoder, #14) ' : '';
+          return x ? `(deliberate: ${x.id}) ` : '';
         };
         const open = all.filter((d) => !label(d)).length;
         console.info(
           `[bitcoind-parity] ${node.subversion} vs the devnet as ${devnet.node.coreVersion}: ${runner.steps} requests, ${all.length} difference(s): ` +
-            `${open} to fix, ${all.filter((d) => deliberateOf(d)).length} deliberate, ${all.filter((d) => pendingOf(d, node.devnetMode)).length} pending the v2 decoder` +
+            `${open} to fix, ${all.filter((d) => deliberateOf(d)).length} deliberate` +
             (all.length ? `\n${all.map((d) => `${label(d)}${fmt(d)}`).join('\n')}` : ''),
         );
       }
@@ -87,7 +85,7 @@ describeWithBitcoind(
     };
 
     const expectOnlyDeliberate = (found: Difference[]): void => {
-      const undeclared = found.filter((d) => !deliberateOf(d) && !pendingOf(d, node.devnetMode));
+      const undeclared = found.filter((d) => !deliberateOf(d));
       expect(undeclared.map(fmt).join('\n'), 'differences from real Core (fix the devnet, or declare them in parity/deliberate.ts and the README)').toBe('');
     };
 
@@ -119,12 +117,6 @@ describeWithBitcoind(
       expect(DELIBERATE.filter((x) => !seen.has(x.id) && x.generations.includes(node.devnetMode)).map((x) => x.id)).toEqual([]);
     });
 
-    it('every decodepsbt line pending the v2 decoder still differs (else it leaves pending-v2-decoder.ts)', (ctx) => {
-      skipUnlessFresh(ctx);
-      if (node.devnetMode !== '31.99') return;
-      const seen = new Set(runner.differences.map((d) => pendingOf(d, node.devnetMode)).filter(Boolean));
-      expect([...PENDING_V2_DECODER].filter((name) => !seen.has(name))).toEqual([]);
-    });
   },
   { tag: 'bitcoind-parity', args: ['-keypool=100'] },
 );

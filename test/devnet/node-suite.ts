@@ -2,7 +2,7 @@
  * Node-level tests against a Bitcoin Core–compatible regtest node answering as one generation: the
  * devnet in each mode (node-replay.test.ts). Every line of that generation's recordings is replayed
  * (../shared/fixtures/core/bitcoin-core-v30.jsonl in mode 30, bitcoin-core-v31.99-stateless.jsonl in
- * mode 31.99; the lines in pending-v2-decoder.ts are `it.todo` until the v2 decoder lands):
+ * mode 31.99):
  * - stateless groups (createrawtransaction, decodepsbt, http without wallet state): same status,
  *   content type and body (parsed, key order included; `id` echoed), amounts as 8-decimal tokens;
  * - wallet groups: the same request on this node's own equivalent wallet (set up over RPC the way the
@@ -11,7 +11,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { coreGroup as recordedGroup, coreMeta, coreRecordings, type CoreRecording, type RecordedGeneration } from '../fixtures';
 import { amountTokens, shapeOf, TestRpc } from '../support/rpc';
-import { PENDING_V2_DECODER } from './pending-v2-decoder';
 
 export interface NodeTarget {
   rpc: TestRpc;
@@ -131,27 +130,13 @@ async function expectIdentical(rpc: TestRpc, rec: CoreRecording, path = rec.requ
 
 const STATELESS_HTTP = new Set(['method not found 1.0', 'method not found 2.0', 'invalid json', 'GET request', 'wrong password', 'no credentials']);
 
-/** Lines of this generation's file the devnet cannot answer yet (pending-v2-decoder.ts). */
-const pending = (generation: RecordedGeneration, rec: CoreRecording): boolean => generation === '31.99' && rec.group === 'decodepsbt' && PENDING_V2_DECODER.has(rec.name);
-
 export function defineNodeSuite(getTarget: () => NodeTarget, generation: RecordedGeneration): void {
   const coreGroup = (group: string): CoreRecording[] => recordedGroup(group, generation);
   describe('stateless replies are identical to the recording', () => {
     for (const group of ['createrawtransaction', 'decodepsbt']) {
       it(`${group}: every recorded case`, async () => {
         const { rpc } = getTarget();
-        for (const rec of coreGroup(group)) if (!pending(generation, rec)) await expectIdentical(rpc, rec);
-      });
-    }
-    const todo = coreGroup('decodepsbt').filter((r) => pending(generation, r));
-    for (const rec of todo) it.todo(`decodepsbt: ${rec.name} (pending the v2 decoder, #14)`);
-    if (todo.length > 0) {
-      it('decodepsbt: the pending lines still differ (else they leave pending-v2-decoder.ts)', async () => {
-        const { rpc } = getTarget();
-        for (const rec of todo) {
-          const reply = await rpc.raw(rec.request.path, rec.request.body);
-          expect(order(JSON.parse(reply.text)), `${rec.name} now matches the recording`).not.toBe(order(rec.response.body));
-        }
+        for (const rec of coreGroup(group)) await expectIdentical(rpc, rec);
       });
     }
     it('http: auth failures, method not found (1.0 and 2.0), parse error, GET', async () => {

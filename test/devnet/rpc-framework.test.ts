@@ -7,7 +7,6 @@ import { RpcError, type RpcMethodSpec } from '../../devnet/rpc/types';
 import { amountFromValue, getInt, getStr, parseHashV } from '../../devnet/rpc/args';
 import { RawJson, UJson } from '../../shared/json';
 import { coreGroup as recorded, type CoreRecording, type RecordedGeneration } from '../fixtures';
-import { PENDING_V2_DECODER } from './pending-v2-decoder';
 
 const AUTH = basicAuthHeader('user', 'pass');
 
@@ -87,10 +86,6 @@ describe.each(['30', '31.99'] as const)('RpcServer: the Core %s recordings', (ge
   }
 
   for (const rec of coreGroup('decodepsbt')) {
-    if (generation === '31.99' && PENDING_V2_DECODER.has(rec.name)) {
-      it.todo(`decodepsbt: ${rec.name} (pending the v2 decoder, #14)`);
-      continue;
-    }
     it(`decodepsbt: ${rec.name}`, async () => {
       const reply = await replay(rec, { Authorization: AUTH });
       expect(reply.status).toBe(rec.response.status);

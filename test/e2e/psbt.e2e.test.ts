@@ -349,38 +349,34 @@ describe.skipIf(skip !== null)(`PSBT review (Chromium e2e)${skip ? ` — skipped
       expect([...seen].sort()).toEqual([...PSBT_WARNING_CODES].sort());
     });
 
-    it('version 2 (BIP 370): reviewed as it is; a node that reads only version 0 is asked about its version 0 form; conversion both ways', async () => {
+    it('version 2 (BIP 370) with current Core: reviewed as it is, cross-checked as it is; conversion both ways', async () => {
       const page = rig.page;
       // A version 2 PSBT still open to changes (modifiable flags, as @scure/btc-signer writes it).
-      await paste(page, v2Psbt(unhex(coin.scriptPubKey)));
+      const open = v2Psbt(unhex(coin.scriptPubKey));
+      await paste(page, open);
       expect(await page.getByTestId('psbt-version').getAttribute('data-version')).toBe('2');
       expect(await page.getByTestId('psbt-version-card').getAttribute('data-version')).toBe('2');
       expect(await page.getByTestId('psbt-core-error').count()).toBe(0);
       expect(await page.getByTestId('psbt-input-row').first().getAttribute('data-watched')).toBe('true');
       expect(await page.getByTestId('psbt-summary').getAttribute('data-fee')).toBe('1000');
-      // This devnet answers as Core v30: it cannot read version 2, and this PSBT has no version 0 form.
-      expect(await page.getByTestId('psbt-version-node').innerText()).toContain('reads only version 0 PSBTs');
+      expect(await page.getByTestId('psbt-version-node').innerText()).toContain('reads and makes both versions');
       await page.getByTestId('psbt-crosscheck').click();
-      await page.locator('[data-testid="psbt-crosscheck-result"][data-available="false"]').waitFor({ timeout: 30_000 });
-      expect(await page.getByTestId('psbt-crosscheck-reason').innerText()).toContain('reads only version 0 PSBTs, and this version 2 PSBT has no version 0 form');
+      await page.locator('[data-testid="psbt-crosscheck-result"][data-available="true"]').waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('psbt-crosscheck-result').getAttribute('data-agrees')).toBe('true');
+      expect(await page.getByTestId('psbt-crosscheck-asked').count()).toBe(0);
+      // Its modifiable flags have no version 0 form: the conversion says so.
       await page.getByTestId('psbt-convert').click();
       await page.getByTestId('toast-message').filter({ hasText: 'modifiable' }).waitFor();
       expect(await page.getByTestId('psbt-version-card').getAttribute('data-version')).toBe('2');
       await page.getByTestId('toast-dismiss').click();
 
-      // The devnet spend as current Core makes it: converted here to version 2 …
+      // The devnet spend, converted here to version 2 as Core's createpsbt would make it.
       await paste(page, psbt);
       await page.getByTestId('psbt-convert').click();
       await page.locator('[data-testid="psbt-version-card"][data-version="2"][data-converted="0-2"]').waitFor();
       expect(await page.getByTestId('psbt-converted').innerText()).toContain('export and copy below give the version 2 (BIP 370) bytes');
       expect(await page.getByTestId('psbt-summary').getAttribute('data-fee')).toBe(FEE.toString());
       expect(await page.getByTestId('psbt-input-row').first().getAttribute('data-watched')).toBe('true');
-      // … cross-checked in its version 0 form, and the node agrees.
-      await page.getByTestId('psbt-crosscheck').click();
-      await page.locator('[data-testid="psbt-crosscheck-result"][data-available="true"]').waitFor({ timeout: 30_000 });
-      expect(await page.getByTestId('psbt-crosscheck-result').getAttribute('data-agrees')).toBe('true');
-      expect(await page.getByTestId('psbt-crosscheck-asked').isVisible()).toBe(true);
-      await shot('30-psbt-v2');
       // Export gives the version 2 bytes, named so.
       const v2 = await ok<{ base64: string }>('psbt:convert', { psbt, to: 2 });
       const [txt] = await Promise.all([page.waitForEvent('download'), page.getByTestId('psbt-export-base64').click()]);
@@ -391,6 +387,36 @@ describe.skipIf(skip !== null)(`PSBT review (Chromium e2e)${skip ? ` — skipped
       // And back: version 0, no longer "converted".
       await page.getByTestId('psbt-convert').click();
       await page.locator('[data-testid="psbt-version-card"][data-version="0"][data-converted=""]').waitFor();
+    });
+
+    it('version 2 with a node that reads only version 0 (the devnet as Core v30): asked about its version 0 form, never a false "disagrees"', async () => {
+      const page = rig.page;
+      const v30 = await startDevnet({ scenario: 'demo', rpcUser: 'alice', rpcPassword: 'e2e-psbt-pw', coreVersion: '30' });
+      try {
+        const saved = await ok<{ profile: { id: string } }>('profiles:save', {
+          profile: { name: 'Core v30 node', nodeUrl: v30.rpcUrl, auth: 'password', rpcUser: 'alice', wallet: 'watch', indexUrl: v30.indexUrl },
+          password: 'e2e-psbt-pw',
+          remember: 'session',
+        });
+        expect((await ok<{ state: string }>('profiles:activate', { id: saved.profile.id })).state).toBe('connected');
+        await page.getByTestId('topbar-profile').filter({ hasText: 'Core v30 node' }).waitFor();
+        await openPsbtPage(page);
+        const v2 = (await ok<{ base64: string }>('psbt:convert', { psbt, to: 2 })).base64;
+        await paste(page, v2);
+        expect(await page.getByTestId('psbt-version-node').innerText()).toContain('reads only version 0 PSBTs');
+        await page.getByTestId('psbt-crosscheck').click();
+        await page.locator('[data-testid="psbt-crosscheck-result"][data-available="true"]').waitFor({ timeout: 30_000 });
+        expect(await page.getByTestId('psbt-crosscheck-result').getAttribute('data-agrees')).toBe('true');
+        expect(await page.getByTestId('psbt-crosscheck-asked').isVisible()).toBe(true);
+        await shot('30-psbt-v2');
+        // One with no version 0 form: "cannot read", not "disagrees".
+        await paste(page, v2Psbt(unhex(coin.scriptPubKey)));
+        await page.getByTestId('psbt-crosscheck').click();
+        await page.locator('[data-testid="psbt-crosscheck-result"][data-available="false"]').waitFor({ timeout: 30_000 });
+        expect(await page.getByTestId('psbt-crosscheck-reason').innerText()).toContain('reads only version 0 PSBTs, and this version 2 PSBT has no version 0 form');
+      } finally {
+        await v30.close();
+      }
     });
   });
 });

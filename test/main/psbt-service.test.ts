@@ -157,19 +157,15 @@ describe('psbt:review against the demo chain', () => {
     expect(hex.agrees).toBe(true);
   });
 
-  it('psbt:crosscheck of a version 2 PSBT with a node that reads only version 0 (Core v30): asked in its version 0 form, never a false "disagrees"', async () => {
+  it('psbt:crosscheck of a version 2 PSBT with current Core: asked as it is; psbt:convert both ways', async () => {
     // A version 2 PSBT as Core's createpsbt makes it (no modifiable flags): our v0 PSBT converted.
     const v2 = (await ok<{ base64: string; version: number }>('psbt:convert', { psbt, to: 2 })).base64;
-    // The node itself refuses the version 2 bytes …
-    await expect(rpc.call('decodepsbt', [v2])).rejects.toThrow('Unsupported version number');
-    // … so it is asked about the version 0 form, converted offline, and agrees.
     const c = await ok<PsbtCrosscheckReply>('psbt:crosscheck', { psbt: v2 });
-    expect(c).toMatchObject({ agrees: true, nodeAvailable: true, differences: [], offlineError: null, nodeError: null, asked: { version: 0, converted: true } });
-    // The review shows it as what it is, and says the node reads only version 0.
+    expect(c).toMatchObject({ agrees: true, nodeAvailable: true, differences: [], offlineError: null, nodeError: null, asked: { version: 2, converted: false } });
     const r = await ok<PsbtReviewReply>('psbt:review', { psbt: v2 });
     expect(r.version).toBe(2);
     expect(r.coreError).toBeNull();
-    expect(r.context.nodeCoreVersion).toBe(30);
+    expect(r.context.nodeCoreVersion).toBe(31.99);
     expect(r.review.inputs[0]).toMatchObject({ watched: true, address: coin.address });
     // The conversion is a user action too, and goes back byte for byte.
     const v0 = await ok<{ base64: string; version: number }>('psbt:convert', { psbt: v2, to: 0 });
@@ -177,18 +173,42 @@ describe('psbt:review against the demo chain', () => {
     // (Not the test's own bytes: Core writes a non_witness_utxo without its witness, as this does.)
     expect((await ok<PsbtCrosscheckReply>('psbt:crosscheck', { psbt: v0.base64 })).asked).toEqual({ version: 0, converted: false });
     expect((await ok<{ base64: string }>('psbt:convert', { psbt: v0.base64, to: 2 })).base64).toBe(v2);
+  });
 
-    // A version 2 PSBT that is still open to changes (modifiable flags, as @scure/btc-signer writes
-    // them) has no version 0 form: the cross-check says the node cannot read it, not that it disagrees.
-    const tx = new Transaction();
-    tx.addInput({ txid: coin.txid, index: coin.vout, witnessUtxo: { script: Buffer.from(coin.scriptPubKey, 'hex'), amount: parseBtc(String(coin.amount)) } });
-    tx.addOutput({ script: Buffer.from(coin.scriptPubKey, 'hex'), amount: 1000n });
-    const open = Buffer.from(tx.toPSBT(2)).toString('base64');
-    const c2 = await ok<PsbtCrosscheckReply>('psbt:crosscheck', { psbt: open });
-    expect(c2).toMatchObject({ agrees: false, nodeAvailable: false, differences: [], asked: null });
-    expect(c2.reason).toContain('reads only version 0 PSBTs, and this version 2 PSBT has no version 0 form');
-    const refused = await app.dispatch('psbt:convert', { psbt: open, to: 0 });
-    expect(refused.ok === false && refused.error.message).toContain('modifiable');
+  it('psbt:crosscheck of a version 2 PSBT with a node that reads only version 0 (Core v30): asked in its version 0 form, never a false "disagrees"', async () => {
+    const v30 = await startDevnet({ scenario: 'demo', rpcUser: 'u', rpcPassword: 'p', coreVersion: '30' });
+    const other = await startProfiledApp({ prefix: 'psbt-v30', name: 'Core v30', nodeUrl: v30.rpcUrl, indexUrl: v30.indexUrl, rpcUser: 'u', password: 'p' });
+    try {
+      expect(other.state).toBe('connected');
+      const okV30 = <T>(channel: string, payload: unknown): Promise<T> => dispatchOk<T>(other.app, channel, payload);
+      const v2 = (await okV30<{ base64: string }>('psbt:convert', { psbt, to: 2 })).base64;
+      // The node itself refuses the version 2 bytes …
+      await expect(new TestRpc(v30.rpcUrl, 'u', 'p').call('decodepsbt', [v2])).rejects.toThrow('Unsupported version number');
+      // … so it is asked about the version 0 form, converted offline, and agrees.
+      const c = await okV30<PsbtCrosscheckReply>('psbt:crosscheck', { psbt: v2 });
+      expect(c).toMatchObject({ agrees: true, nodeAvailable: true, node: '/Satoshi:30.99.0/', differences: [], offlineError: null, nodeError: null, asked: { version: 0, converted: true } });
+      // The review shows it as what it is, and knows the node reads only version 0.
+      const r = await okV30<PsbtReviewReply>('psbt:review', { psbt: v2 });
+      expect(r.version).toBe(2);
+      expect(r.coreError).toBeNull();
+      expect(r.context.nodeCoreVersion).toBe(30);
+
+      // A version 2 PSBT still open to changes (modifiable flags, as @scure/btc-signer writes them)
+      // has no version 0 form: the cross-check says the node cannot read it, not that it disagrees.
+      const tx = new Transaction();
+      tx.addInput({ txid: coin.txid, index: coin.vout, witnessUtxo: { script: Buffer.from(coin.scriptPubKey, 'hex'), amount: parseBtc(String(coin.amount)) } });
+      tx.addOutput({ script: Buffer.from(coin.scriptPubKey, 'hex'), amount: 1000n });
+      const open = Buffer.from(tx.toPSBT(2)).toString('base64');
+      const c2 = await okV30<PsbtCrosscheckReply>('psbt:crosscheck', { psbt: open });
+      expect(c2).toMatchObject({ agrees: false, nodeAvailable: false, differences: [], asked: null });
+      expect(c2.reason).toContain('reads only version 0 PSBTs, and this version 2 PSBT has no version 0 form');
+      const refused = await other.app.dispatch('psbt:convert', { psbt: open, to: 0 });
+      expect(refused.ok === false && refused.error.message).toContain('modifiable');
+    } finally {
+      await other.app.close();
+      await v30.close();
+      rmSync(other.dir, { recursive: true, force: true });
+    }
   });
 
   it('diffJson: paths and values of what differs', () => {

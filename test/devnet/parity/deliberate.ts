@@ -4,7 +4,6 @@
  * other difference, and on an entry here that no longer occurs (then it is fixed: remove it).
  */
 import type { CoreVersion } from '../../../devnet/core-version';
-import { PENDING_V2_DECODER } from '../pending-v2-decoder';
 import type { Difference } from './compare';
 
 export interface Deliberate {
@@ -46,8 +45,3 @@ export function deliberateOf(d: Difference): Deliberate | undefined {
   return DELIBERATE.find((x) => x.matches(d));
 }
 
-/** A recorded decodepsbt line of the 31.99 file the devnet cannot answer yet: pending the v2 decoder (#14). */
-export function pendingOf(d: Difference, mode: CoreVersion): string | null {
-  const m = /^recorded decodepsbt: (.*)$/.exec(d.step);
-  return mode === '31.99' && m && PENDING_V2_DECODER.has(m[1]!) ? m[1]! : null;
-}
