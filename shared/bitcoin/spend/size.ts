@@ -10,9 +10,11 @@
  * shorter (low R, about half of all signatures from a signer that does not grind) makes the
  * estimate 1 byte high: 1 WU in a witness, 4 WU (1 vB) in a scriptSig.
  *
- * Core itself counts ECDSA signatures at 71 bytes (it grinds R) unless the wallet uses an external
- * signer; `ecdsa: 'low-r'` reproduces Core's numbers (used to cross-check its fees), at the cost
- * of the contract for signers that do not grind.
+ * This is what Core counts for a watch-only wallet: the fees of all 9 walletcreatefundedpsbt
+ * recordings (watch-only single-sig and 2-of-3 vault wallets) are reproduced exactly with 72-byte
+ * signatures, and 8 of them come out short with 71 (the ninth, at 0.01 sat/vB, rounds to the same
+ * 3 sat either way; test/bitcoin/spend/core-fees.test.ts). A wallet holding its keys grinds R and
+ * counts 71 bytes (`ecdsa: 'low-r'`, which breaks the contract for a signer that does not grind).
  *
  * One place where we differ from Core on purpose: Core counts the push of a p2sh redeemScript as
  * one byte (SHDescriptor::MaxSatisfactionWeight); a multisig redeemScript over 75 bytes (3 keys
