@@ -259,20 +259,25 @@ export function singleRandomDraw(pool: readonly Candidate[], target: number, cha
 }
 
 /**
- * Largest first: coins by effective value, descending, until the target is reached. Deterministic;
- * it finds a selection whenever the coins' effective value and the weight limit allow one, which
- * Core gets from Knapsack when BnB, CoinGrinder and SRD all fail (e.g. funds only just enough).
+ * Largest first: coins by effective value, descending, until the target is reached; a coin that
+ * would pass the weight limit is skipped for the next lighter ones. Deterministic; with the weight
+ * limit far away it finds a selection whenever the coins' effective value allows one, which Core
+ * gets from Knapsack when BnB, CoinGrinder and SRD all fail (e.g. funds only just enough).
  */
 export function largestFirst(pool: readonly Candidate[], target: number, maxWeight: number): SearchResult {
   const picked: Candidate[] = [];
   let value = 0;
   let weight = 0;
+  let skipped = false;
   for (const c of pool) {
-    if (weight + c.weight > maxWeight) return { ok: false, weightExceeded: true };
+    if (weight + c.weight > maxWeight) {
+      skipped = true;
+      continue;
+    }
     picked.push(c);
     value += c.eff;
     weight += c.weight;
     if (value >= target) return { ok: true, picked, completed: true };
   }
-  return { ok: false, weightExceeded: false };
+  return { ok: false, weightExceeded: skipped };
 }

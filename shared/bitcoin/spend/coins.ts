@@ -130,14 +130,18 @@ function attempt(pool: Candidate[], coins: readonly SpendableCoin[], target: num
   return { found: o.found, weightExceeded: weightExceeded || o.weightExceeded };
 }
 
-function insufficient(coins: readonly SpendableCoin[], usable: readonly number[], statuses: readonly CoinStatus[], p: Params, what: string): SpendError {
+function insufficient(coins: readonly SpendableCoin[], usable: readonly number[], statuses: readonly CoinStatus[], p: Params, what: string, uneconomic: readonly number[] = []): SpendError {
   const kinds = usable.map((i) => coins[i]!.kind);
   const available = usable.reduce((a, i) => a + coins[i]!.value, 0n);
   const size = estimateTx(kinds, p.scripts, { ecdsa: p.ecdsa });
   const fee = feeFor(p.rate, size.vsize);
   const needed = p.recipientsSum + fee;
   const missing = needed - available;
-  const excluded = describeExcluded(summarizeExcluded(coins, statuses));
+  let excluded = describeExcluded(summarizeExcluded(coins, statuses));
+  if (uneconomic.length) {
+    const v = uneconomic.reduce((a, i) => a + coins[i]!.value, 0n);
+    excluded += `${excluded ? '; ' : ''}${uneconomic.length === 1 ? '1 coin' : `${uneconomic.length} coins`} worth less than the fee of spending them at this rate (${btc(v)})`;
+  }
   return new SpendError(
     'spend.insufficient_funds',
     `Insufficient funds: sending ${btc(p.recipientsSum)} with a fee of ${btc(fee)} (${formatSatPerVb(p.rate)} × ${size.vsize} vB, spending ${what}) needs ${btc(needed)}, and ${what} hold ${btc(available)}: ${btc(missing)} missing.${excluded ? ` Not counted: ${excluded}.` : ''}`,
@@ -209,7 +213,7 @@ export function selectCoins(req: SelectRequest): CoinSelection {
 
   if (p.sendMax >= 0) {
     const leftBehind = usable.filter((c) => c.eff <= 0);
-    if (positive.length === 0) throw insufficient(coins, usable.map((c) => c.coin), statuses, p, 'the spendable coins');
+    if (positive.length === 0) throw insufficient(coins, [], statuses, p, 'the spendable coins', leftBehind.map((c) => c.coin));
     return sendMax(coins, positive, leftBehind, p, 'send-max');
   }
 
@@ -239,19 +243,25 @@ export function selectCoins(req: SelectRequest): CoinSelection {
   // From 253 inputs the input count takes 3 bytes: select again with that in the target.
   if (outcome.found && outcome.found.picked.length >= 253) ({ outcome, target } = run(outcome.found.picked.length));
   if (!outcome.found) {
-    if (outcome.weightExceeded) {
-      throw new SpendError(
-        'spend.too_large',
-        `The inputs needed exceed the maximum transaction weight (${p.maxWeight.toLocaleString('en-US')} WU). Send a smaller amount, or consolidate your coins first (spend many small ones to yourself)`,
-        { maxWeight: p.maxWeight },
-      );
-    }
+    const tooLarge = new SpendError(
+      'spend.too_large',
+      `The inputs needed exceed the maximum transaction weight (${p.maxWeight.toLocaleString('en-US')} WU). Send a smaller amount, or consolidate your coins first (spend many small ones to yourself)`,
+      { maxWeight: p.maxWeight },
+    );
+    if (outcome.weightExceeded) throw tooLarge;
+    // The per-part rounding of effective values can be a few satoshis above the exact size: every
+    // coin, without change, may still pay.
+    const weight = positive.reduce((a, c) => a + c.weight, 0);
+    if (positive.length && weight > p.maxWeight) throw tooLarge;
+    const everything = finalize(coins, positive, target, p, 'largest-first', null);
+    if (everything) return everything;
     throw insufficient(
       coins,
       positive.map((c) => c.coin),
       statuses,
       p,
       'the spendable coins',
+      usable.filter((c) => c.eff <= 0).map((c) => c.coin),
     );
   }
   const f = outcome.found;

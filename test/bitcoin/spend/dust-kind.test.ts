@@ -42,11 +42,12 @@ describe('dust (GetDustThreshold at the 3 sat/vB dust relay fee)', () => {
   });
 
   test("change: Core's min_viable_change, and change below it goes to the fee", () => {
-    const p2wpkhSpend = inputVsize({ type: 'p2wpkh' }); // 69 with 72-byte signatures
-    // default discard rate 10 sat/vB: max(69 × 10 + 1, dust at 10 sat/vB = 980) = 980
+    const p2wpkhSpend = inputVsize({ type: 'p2wpkh' }); // 68 with 72-byte signatures
+    expect(p2wpkhSpend).toBe(68);
+    // default discard rate 10 sat/vB: max(68 × 10 + 1, dust at 10 sat/vB = 980) = 980
     const rules = { changeScript: SCRIPTS.p2wpkh, changeSpendVsize: p2wpkhSpend };
     expect(minViableChange(rules)).toBe(980n);
-    // at 3 sat/vB (the floor): max(207 + 1, 294) = 294
+    // at 3 sat/vB (the floor): max(204 + 1, 294) = 294
     expect(minViableChange({ ...rules, discardFeeRate: 3000n })).toBe(294n);
     // below the dust relay fee the floor still applies
     expect(minViableChange({ ...rules, discardFeeRate: 1000n })).toBe(294n);

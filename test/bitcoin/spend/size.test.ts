@@ -14,6 +14,7 @@ import { estimateTx, inputVsize, inputWeight, multisigScriptSize, validateInputK
 import { SpendError } from '../../../shared/bitcoin/spend/errors';
 import { NET, signSpend, testKey } from './signing';
 import { paddedWeight, type SigStats } from './padded';
+import { prng } from './wallet';
 
 const OUT_P2WPKH = btc.p2wpkh(testKey(1).pub, NET).script;
 const OUTPUT_SCRIPTS: Record<string, Uint8Array> = {
@@ -64,18 +65,6 @@ function check(kinds: InputKind[], outputs: Uint8Array[], opts: { lowR?: boolean
 }
 
 const SINGLE: InputKind[] = [{ type: 'p2pkh' }, { type: 'p2sh-p2wpkh' }, { type: 'p2wpkh' }, { type: 'p2tr' }];
-
-/** A small deterministic PRNG for mixing kinds (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('size estimate vs really signed transactions', () => {
   for (const lowR of [false, true]) {
