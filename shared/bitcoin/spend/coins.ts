@@ -21,7 +21,7 @@
  */
 import { btc, COINBASE_SPENDABLE_CONFIRMATIONS, coinStatus, describeExcluded, outpointOf, summarizeExcluded, type CoinStatus, type SpendableCoin } from './eligibility';
 import { branchAndBound, byEffThenWaste, byEffThenWeight, coinGrinder, largestFirst, singleRandomDraw, type Candidate, type SearchResult } from './algorithms';
-import { buildParams, minChangeTarget, noInputsVsize, type Params, type SelectRequest } from './params';
+import { buildParams, minChangeTarget, noInputsVsize, outpointRanks, type Params, type SelectRequest } from './params';
 import { finalize, sendMax, type CoinSelection } from './finalize';
 import { SpendError } from './errors';
 import { feeFor, formatSatPerVb } from './feerate';
@@ -43,23 +43,19 @@ interface Found {
 
 /** Candidates for every coin (all of them; callers filter), in BnB order. */
 function candidates(coins: readonly SpendableCoin[], p: Params): Candidate[] {
-  const vsizeCache = new Map<string, number>();
-  const ords = Array.from(coins.keys()).sort((a, b) => {
-    const x = coins[a]!;
-    const y = coins[b]!;
-    return x.txid < y.txid ? -1 : x.txid > y.txid ? 1 : x.vout - y.vout;
-  });
-  const ord = new Array<number>(coins.length);
-  ords.forEach((coinIdx, rank) => (ord[coinIdx] = rank));
+  // the price of an input depends on its kind only: computed once per kind
+  const byKind = new Map<string, { fee: number; ltFee: number; weight: number }>();
+  const ord = outpointRanks(coins);
   const out = coins.map((c, i) => {
-    const key = JSON.stringify(c.kind);
-    let vsize = vsizeCache.get(key);
-    if (vsize === undefined) {
-      vsize = inputVsize(c.kind, { ecdsa: p.ecdsa });
-      vsizeCache.set(key, vsize);
+    const k = c.kind;
+    const key = 'm' in k ? `${k.type}:${k.m}:${k.n}:${'uncompressed' in k ? k.uncompressed : ''}` : `${k.type}:${'uncompressed' in k ? k.uncompressed : ''}`;
+    let price = byKind.get(key);
+    if (price === undefined) {
+      const vsize = inputVsize(k, { ecdsa: p.ecdsa });
+      price = { fee: Number(feeFor(p.rate, vsize)), ltFee: Number(feeFor(p.longTerm, vsize)), weight: vsize * 4 };
+      byKind.set(key, price);
     }
-    const fee = Number(feeFor(p.rate, vsize));
-    return { coin: i, eff: Number(c.value) - fee, fee, ltFee: Number(feeFor(p.longTerm, vsize)), weight: vsize * 4, ord: ord[i]! };
+    return { coin: i, eff: Number(c.value) - price.fee, fee: price.fee, ltFee: price.ltFee, weight: price.weight, ord: ord[i]! };
   });
   return out.sort(byEffThenWaste);
 }

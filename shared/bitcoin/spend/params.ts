@@ -103,14 +103,35 @@ function checkRecipients(recipients: readonly Recipient[]): { sendMax: number; s
   return { sendMax, sum };
 }
 
+/**
+ * Each coin's rank by outpoint (txid, then vout): the last tie-break of every ordering, so the
+ * order the coins come in does not matter. Throws 'spend.coin_duplicate' for an outpoint listed twice.
+ */
+export function outpointRanks(coins: readonly SpendableCoin[]): number[] {
+  const prefix = coins.map((c) => parseInt(c.txid.slice(0, 12), 16) || 0);
+  const order = Array.from(coins.keys()).sort((a, b) => {
+    const d = prefix[a]! - prefix[b]!;
+    if (d) return d;
+    const x = coins[a]!;
+    const y = coins[b]!;
+    return x.txid < y.txid ? -1 : x.txid > y.txid ? 1 : x.vout - y.vout;
+  });
+  const rank = new Array<number>(coins.length);
+  order.forEach((coin, r) => {
+    rank[coin] = r;
+    const prev = r > 0 ? coins[order[r - 1]!]! : undefined;
+    const c = coins[coin]!;
+    if (prev && prev.txid === c.txid && prev.vout === c.vout) {
+      throw new SpendError('spend.coin_duplicate', `The coin ${outpointOf(c)} is listed twice`, { coin: outpointOf(c) });
+    }
+  });
+  return rank;
+}
+
 export function checkCoins(coins: readonly SpendableCoin[]): void {
-  const seen = new Set<string>();
   let sum = 0n;
   for (const c of coins) {
-    const op = outpointOf(c);
-    if (seen.has(op)) throw new SpendError('spend.coin_duplicate', `The coin ${op} is listed twice`, { coin: op });
-    seen.add(op);
-    if (c.value <= 0n || c.value > MAX_MONEY) throw new SpendError('spend.amount_invalid', `The coin ${op} has an impossible value (${c.value} sat)`, { coin: op });
+    if (c.value <= 0n || c.value > MAX_MONEY) throw new SpendError('spend.amount_invalid', `The coin ${outpointOf(c)} has an impossible value (${c.value} sat)`, { coin: outpointOf(c) });
     validateInputKind(c.kind);
     sum += c.value;
   }
@@ -131,9 +152,16 @@ function defaultSeed(req: SelectRequest): number {
     h = hash32('sendMax' in r ? 'max' : r.value.toString(), h);
     for (const b of r.script) h = Math.imul(h ^ b, 0x01000193) >>> 0;
   }
-  // order-independent over the coins: the sum of their hashes
+  // order-independent over the coins: the sum of a hash of each (txid's first 32 bits, vout, value)
   let coins = 0;
-  for (const c of req.coins) coins = (coins + hash32(`${c.txid}:${c.vout}:${c.value}`)) >>> 0;
+  for (const c of req.coins) {
+    const v = Number(c.value);
+    let x = ((parseInt(c.txid.slice(0, 8), 16) || 0) ^ Math.imul(c.vout + 1, 0x9e3779b1)) >>> 0;
+    x = Math.imul(x ^ (v % 0x100000000), 0x85ebca6b);
+    x ^= x >>> 13;
+    x = Math.imul(x ^ Math.floor(v / 0x100000000), 0xc2b2ae35);
+    coins = (coins + ((x ^ (x >>> 16)) >>> 0)) >>> 0;
+  }
   return (h ^ coins) >>> 0;
 }
 
