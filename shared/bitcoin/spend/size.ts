@@ -8,7 +8,13 @@
  * signer that does not grind R, and a low S, which standardness requires); Schnorr signatures at
  * 65 bytes (64 + an explicit sighash byte; with SIGHASH_DEFAULT they are 64). A signature a byte
  * shorter (low R, about half of all signatures from a signer that does not grind) makes the
- * estimate 1 byte high: 1 WU in a witness, 4 WU (1 vB) in a scriptSig.
+ * estimate 1 byte high: 1 WU in a witness, 4 WU (1 vB) in a scriptSig. Hence the estimate is at
+ * most 1 vB per input above the signed vsize for every single-signature input and for witness
+ * multisig up to 4 signatures; a witness m-of-n input can be ⌈m/4⌉ vB above, a p2sh m-of-n input
+ * m vB (+2 when its scriptSig's length falls below 253 bytes). No estimate can do better without
+ * knowing the signatures: one that counted 71 bytes would be below the signed size for every
+ * signer that does not grind R. A signature of 70 bytes or less (R or S with a leading zero byte,
+ * about 1 signature in 85; 1 in 128 when R is ground) adds 1 byte more.
  *
  * This is what Core counts for a watch-only wallet: the fees of all 9 walletcreatefundedpsbt
  * recordings (watch-only single-sig and 2-of-3 vault wallets) are reproduced exactly with 72-byte
