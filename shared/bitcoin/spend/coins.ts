@@ -103,8 +103,8 @@ function choose(pool: Candidate[], target: number, changeTarget: number, p: Para
   return { found: best, weightExceeded };
 }
 
-/** AttemptSelection: each output class alone, the least waste; all classes together if allowed and none alone can pay. */
-function attempt(pool: Candidate[], coins: readonly SpendableCoin[], target: number, changeTarget: number, p: Params, maxSelWeight: number, allowMixed: boolean): Outcome {
+/** AttemptSelection: each output class alone, the least waste; all classes together only if none alone can pay. */
+function attempt(pool: Candidate[], coins: readonly SpendableCoin[], target: number, changeTarget: number, p: Params, maxSelWeight: number): Outcome {
   const byClass = new Map<OutputClass, Candidate[]>();
   for (const c of pool) {
     const cls = outputClassOf(coins[c.coin]!.kind);
@@ -121,7 +121,7 @@ function attempt(pool: Candidate[], coins: readonly SpendableCoin[], target: num
     weightExceeded ||= o.weightExceeded;
     if (o.found && (!best || better(o.found, best))) best = o.found;
   }
-  if (best || !allowMixed || byClass.size <= 1) return { found: best, weightExceeded };
+  if (best || byClass.size <= 1) return { found: best, weightExceeded };
   const o = choose(pool, target, changeTarget, p, maxSelWeight);
   return { found: o.found, weightExceeded: weightExceeded || o.weightExceeded };
 }
@@ -220,16 +220,15 @@ export function selectCoins(req: SelectRequest): CoinSelection {
     const target = Number(p.recipientsSum + feeFor(p.rate, noInputs));
     const maxSelWeight = p.maxWeight - noInputs * 4;
     if (available < target || maxSelWeight <= 0) return { outcome: { found: null, weightExceeded: maxSelWeight <= 0 }, target };
+    // Core's eligibility filters in order: confirmed coins (each type alone, then mixed), then with
+    // the unconfirmed ones too. (Core's first filter, confirmed and not mixed, is the first half of
+    // its second here: we cannot tell coins from others, which it wants at 6 confirmations.)
     const confirmed = positive.filter((c) => coins[c.coin]!.confirmations > 0);
-    const stages: [Candidate[], boolean][] = [
-      [confirmed, false],
-      [confirmed, true],
-    ];
-    if (confirmed.length < positive.length) stages.push([positive, true]);
+    const stages = confirmed.length < positive.length ? [confirmed, positive] : [confirmed];
     let weightExceeded = false;
-    for (const [pool, mixed] of stages) {
+    for (const pool of stages) {
       if (pool.length === 0) continue;
-      const o = attempt(pool, coins, target, changeTarget, p, maxSelWeight, mixed);
+      const o = attempt(pool, coins, target, changeTarget, p, maxSelWeight);
       weightExceeded ||= o.weightExceeded;
       if (o.found) return { outcome: o, target };
     }

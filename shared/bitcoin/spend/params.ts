@@ -210,10 +210,11 @@ export function minChangeTarget(p: Params): bigint {
 
 /**
  * Core's tx_noinputs_size: version, locktime, input count, segwit marker and flag (rounded up to a
- * byte), output count and the recipients' outputs. The input count is 1 byte in Core; we count the
- * real compact size for `inputs` (3 bytes from 253 inputs), or the exact sum of the parts would
- * fall below the transaction's size.
+ * byte), output count and the recipients' outputs. Core counts the input count as 1 byte and the
+ * output count without change; we count the compact sizes for `inputs` (3 bytes from 253 inputs)
+ * and for the outputs with a change output (3 bytes from 253), or with 253 inputs, or 252
+ * recipients and change, the sum of the parts would fall below the transaction's exact size.
  */
 export function noInputsVsize(p: Params, inputs: number): number {
-  return 4 + 4 + compactSizeLen(inputs) + 1 + compactSizeLen(p.outputSizes.length) + p.outputSizes.reduce((a, b) => a + b, 0);
+  return 4 + 4 + compactSizeLen(inputs) + 1 + compactSizeLen(p.outputSizes.length + 1) + p.outputSizes.reduce((a, b) => a + b, 0);
 }

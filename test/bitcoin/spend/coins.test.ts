@@ -428,6 +428,29 @@ describe('random wallets: the invariants hold, and "insufficient" is never said 
     expect(short).toBeGreaterThan(20);
   });
 
+  test('252 recipients and change: the output count takes 3 bytes, the change still settles exactly', () => {
+    const recipients = Array.from({ length: 252 }, (_, i) => ({ script: i % 2 ? DEST : DEST_TR, value: 10_000n + BigInt(i) }));
+    const rate = 12_345n;
+    const sum = recipients.reduce((a, x) => a + x.value, 0n);
+    const outputs = recipients.reduce((a, x) => a + 9 + x.script.length, 0);
+    // a coin that fits exactly if the output count were 1 byte (as Core counts it): a changeless
+    // trap 2 vB short of the real size
+    const trap = coin(3, sum + feeFor(rate, 4 + 4 + 1 + 1 + 1 + outputs) + feeFor(rate, 68));
+    const r: SelectRequest = { coins: [coin(1, COIN), coin(2, COIN / 2n), trap], recipients, feeRate: rate, change: CHANGE };
+    const s = selectCoins(r);
+    checkSelection(s, r);
+    expect(s.inputs).not.toContain(trap);
+    expect(s.change).not.toBeNull();
+  });
+  test('past 252 inputs the input count takes 3 bytes: a changeless set that fits only with a 1-byte count is not taken', () => {
+    // 300 coins of 20,000 sat effective at 10 sat/vB (waste 0 each: the changeless set would win);
+    // 260 of them make exactly the target with a 1-byte input count, 20 sat short of the real fee
+    const coins = Array.from({ length: 300 }, (_, i) => coin(i, 20_680n));
+    const r = req(coins, 260n * 20_000n - 420n);
+    const s = selectCoins(r);
+    checkSelection(s, r);
+    expect(s.inputs.length).toBeGreaterThanOrEqual(261);
+  });
   test('past 252 inputs (3-byte input count) the fee still covers the exact size', () => {
     const coins = Array.from({ length: 320 }, (_, i) => coin(i, 20_000n + BigInt(i)));
     const r = req(coins, 5_800_000n, { feeRate: 1000n });
