@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- devnet|psbt|refresh ...]: runs the named benchmark groups (all by default) and prints a
+ * npm run bench [-- devnet|psbt|refresh|spend ...]: runs the named benchmark groups (all by default) and prints a
  * table per group with the ratio against a naive baseline measured in the same run.
  * Speed goals live here and in BENCHMARKS.md, never as timed assertions in tests.
  */
@@ -7,6 +7,7 @@ import { benchDevnet } from './devnet';
 import { benchPsbt } from './psbt';
 import { benchPsbtWorker } from './psbt-worker';
 import { benchRefresh } from './refresh';
+import { benchSpend } from './spend';
 import { printTable, type Row } from './table';
 
 const groups: Record<string, () => Promise<Row[]>> = {
@@ -14,6 +15,7 @@ const groups: Record<string, () => Promise<Row[]>> = {
   'psbt-worker': benchPsbtWorker,
   devnet: benchDevnet,
   refresh: benchRefresh,
+  spend: benchSpend,
 };
 
 async function main(): Promise<void> {
