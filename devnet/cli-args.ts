@@ -28,7 +28,7 @@ export const USAGE = `usage: npm run devnet -- --rpc-port N --index-port M --rpc
   node needs no -txindex. --fault-index, --latency-ms and --rate-limit apply to the served index.`;
 
 /** What the command line asks for: the devnet (node + index) or an index following another node. */
-export type CliCommand = { kind: 'devnet'; options: DevnetOptions } | { kind: 'follow'; options: StartFollowerOptions };
+export type CliCommand = { kind: 'devnet'; options: DevnetOptions } | { kind: 'follow'; options: StartFollowerOptions } | { kind: 'help'; text: string };
 
 /** Flags that belong to the devnet's own node (or its chain), refused with --follow-node. */
 const DEVNET_ONLY = ['--scenario', '--seed', '--datadir', '--rpc-port', '--fault-rpc', '--warmup-seconds', '--core-version'];
@@ -43,6 +43,8 @@ export function parseArgs(argv: string[]): DevnetOptions {
 }
 
 export function parseCli(argv: string[]): CliCommand {
+  // Asked for: the usage on stdout, exit 0 (a mistake gets it on stderr with exit 2).
+  if (argv.includes('--help') || argv.includes('-h')) return { kind: 'help', text: USAGE };
   const o: DevnetOptions = {};
   const rpcF: FaultConfig = {};
   const idxF: FaultConfig = {};
@@ -62,7 +64,6 @@ export function parseCli(argv: string[]): CliCommand {
   };
   for (let i = 0; i < argv.length; i += 2) {
     const flag = argv[i]!;
-    if (flag === '--help' || flag === '-h') throw new Error(USAGE);
     const v = take(i, flag);
     seen.push(flag);
     switch (flag) {

@@ -42,6 +42,10 @@ async function main(): Promise<void> {
     console.error((e as Error).message);
     process.exit(2);
   }
+  if (cmd.kind === 'help') {
+    process.stdout.write(`${cmd.text}\n`);
+    return;
+  }
   const what = cmd.kind === 'follow' ? 'index follower' : 'devnet';
   try {
     if (cmd.kind === 'follow') await runFollower(cmd.options);

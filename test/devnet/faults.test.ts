@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { startDevnet, type Devnet } from '../../devnet/index';
 import { parseArgs } from '../../devnet/cli-args';
+import { spawnSync } from 'node:child_process';
 
 let devnet: Devnet;
 const auth = `Basic ${Buffer.from('u:p').toString('base64')}`;
@@ -129,5 +130,18 @@ describe('devnet fault modes', () => {
     expect(parseArgs(['--core-version', '31.99']).coreVersion).toBe('31.99');
     expect(parseArgs([]).coreVersion).toBeUndefined(); // startDevnet's default: 31.99
     expect(() => parseArgs(['--core-version', '29'])).toThrow(/--core-version: '29' is not a Core version \(30, 31\.99\)/);
+  });
+
+  it('npm run devnet -- --help prints the usage on stdout and exits 0; a wrong flag exits 2 on stderr', () => {
+    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'devnet/cli.ts', ...args], { encoding: 'utf8', timeout: 60_000 });
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run devnet -- /);
+    expect(help.stdout).toContain('--core-version 30|31.99');
+    expect(help.stderr).toBe('');
+    const bad = run(['--bogus', '1']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('unknown option');
+    expect(bad.stdout).toBe('');
   });
 });
