@@ -1,7 +1,7 @@
 // The Electron shell: the only file in main that imports 'electron'. It applies the security settings
 // from security.ts, routes the preload's channels to the same dispatch the bridge uses, forwards events,
 // and owns the window lifecycle. No logic of its own — that lives in the Electron-free services.
-import { app, BrowserWindow, ipcMain, Menu, screen, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions, type WebContents } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, Notification, screen, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions, type WebContents } from 'electron';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHANNEL_NAMES, CHANNEL_PREFIX, EVENT_NAMES, EVENT_PREFIX } from '../../shared/ipc/names';
@@ -163,6 +163,16 @@ if (!app.requestSingleInstanceLock()) {
       });
     }
     for (const event of EVENT_NAMES) s.services.on(event, (payload) => win?.webContents.send(EVENT_PREFIX + event, payload));
+    // Payment notices as OS notifications (the window also shows them as toasts); a click brings the window up.
+    s.services.on('notify', (n) => {
+      if (!Notification.isSupported()) return;
+      const shown = new Notification({ title: n.title, body: n.body });
+      shown.on('click', () => {
+        if (win?.isMinimized()) win.restore();
+        win?.focus();
+      });
+      shown.show();
+    });
     Menu.setApplicationMenu(Menu.buildFromTemplate(toElectronMenu(menuTemplate({ platform: process.platform, appName: app.name, devTools: !app.isPackaged }))));
     if (pendingUri) {
       s.uris.put(pendingUri);

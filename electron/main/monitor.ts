@@ -110,11 +110,14 @@ export class ChainMonitor {
     let seen: Seen;
     try {
       const opts = { wallet: false, timeoutMs: POLL_TIMEOUT_MS };
-      const [best, info, tip] = await Promise.all([
+      const settled = await Promise.allSettled([
         conn.rpc.call<string>('getbestblockhash', [], opts),
         conn.profile.wallet.trim() ? conn.rpc.call<{ txcount?: unknown }>('getwalletinfo', [], { timeoutMs: POLL_TIMEOUT_MS }) : Promise.resolve(null),
         conn.index.tip(),
-      ]);
+      ] as const);
+      // The node's failure is the one to tell when both are down.
+      for (const r of settled) if (r.status === 'rejected') throw r.reason;
+      const [best, info, tip] = settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [string, { txcount?: unknown } | null, { height: number }];
       seen = { profileId: conn.profile.id, best, txcount: typeof info?.txcount === 'number' ? info.txcount : null, indexHeight: tip.height };
     } catch (e) {
       if (this.deps.services.activeConnection() !== conn) return; // switched meanwhile

@@ -6,6 +6,8 @@ import App from './App.vue';
 import { dropEarlyCalls, hasEarly } from './api/early';
 import { createAppRouter } from './router';
 import { installShell } from './lib/shell';
+import { installNotices } from './lib/notices';
+import { useSettingsStore } from './stores/settings';
 import { useWatchStore } from './stores/watch';
 
 const app = createApp(App);
@@ -20,6 +22,9 @@ app.use(router);
 app.mount('#app');
 // bitcoin: links and the application menu (Electron); links also from `npm run web -- bitcoin:…`.
 installShell(router, () => void watch.refresh());
+// Payment notices, and the settings (theme, unit) applied as soon as they are read.
+installNotices();
+void useSettingsStore(pinia).load();
 // The first screen has taken what it needed once its view has mounted (the task after the first
 // navigation); a reply nobody took is not kept for later.
 const startDone = (): void => {

@@ -22,6 +22,10 @@ describe('the connection status in words', () => {
   it('connected, syncing with its percentage, index behind by N blocks', () => {
     expect(connectionStatus(connected(report()), now)).toMatchObject({ kind: 'connected', tone: 'ok', label: 'Connected' });
     expect(connectionStatus(connected(report({ ibd: true, progress: 0.4567, headers: 900 })), now)).toMatchObject({ kind: 'syncing', tone: 'warn', label: 'Syncing 45.6 %' });
+    // A real network in initial block download is syncing; a stale regtest chain is not (nothing to fetch).
+    const mainIbd = report({ ibd: true, progress: 0.5 });
+    expect(connectionStatus(connected({ ...mainIbd, node: { ...mainIbd.node, chain: 'main' } }), now).kind).toBe('syncing');
+    expect(connectionStatus(connected(report({ ibd: true, progress: 0.009 })), now).kind).toBe('connected');
     expect(connectionStatus(connected(report({ headers: 205 })), now).kind).toBe('syncing');
     expect(connectionStatus(connected(report({ index: 197, behind: true })), now)).toMatchObject({ kind: 'index-behind', label: 'Index behind by 3 blocks' });
     expect(connectionStatus(connected(report({ index: 199, behind: true })), now).label).toBe('Index behind by 1 block');

@@ -3,8 +3,9 @@
 // it is old news).
 // - A payment still in the mempool is known from the node: a watched address has a new txid in
 //   listreceivedbyaddress (minconf 0) and received more. It is remembered as pending.
-// - A confirmed payment is known from the index: a new UTXO at a block height. If it was pending, it
-//   is its first confirmation; else it arrived and confirmed between two refreshes.
+// - A confirmed payment is known from the index: a new UTXO at a block height. If it was pending (or
+//   the node had listed it before), it is its first confirmation; else it arrived and confirmed
+//   between two refreshes.
 // Change coming back from one of the wallet's own spends (getaddressinfo ischange) is not a payment.
 import { formatBtc } from '../../../shared/amounts';
 import type { PaymentNotice } from '../../../shared/ipc/contract';
@@ -28,6 +29,11 @@ export function paymentNotices(repo: WatchRepository, pid: string, fromId: numbe
   const notices: PaymentNotice[] = [];
   const notice = (kind: PaymentNotice['kind'], txid: string, title: string, body: string): void => void notices.push({ kind, profileId: pid, txid, title, body });
 
+  // The node's received records before: a txid in them was known already (perhaps unconfirmed).
+  const before = repo.received(fromId);
+  const knownBefore = new Set<string>();
+  for (const r of before.values()) for (const t of r.txids) knownBefore.add(t);
+
   // Confirmed: new UTXOs at a height, by transaction.
   const confirmed = new Map<string, { sats: bigint; address: string; height: number }>();
   for (const u of repo.diff(fromId, toId).newUtxos) {
@@ -36,14 +42,13 @@ export function paymentNotices(repo: WatchRepository, pid: string, fromId: numbe
     confirmed.set(u.txid, { sats: (c?.sats ?? 0n) + u.amountSats, address: c?.address ?? u.address, height: u.height });
   }
   for (const [txid, c] of confirmed) {
-    const was = pending.get(txid);
+    const was = pending.get(txid) ?? knownBefore.has(txid);
     pending.delete(txid);
     if (was) notice('confirmed', txid, 'Payment confirmed', `${formatBtc(c.sats)} BTC to ${who(repo, pid, c.address)} is in block ${c.height}`);
     else notice('incoming', txid, 'Payment received', `${formatBtc(c.sats)} BTC to ${who(repo, pid, c.address)}, confirmed in block ${c.height}`);
   }
 
   // In the mempool: the node's received records, a new txid and more received.
-  const before = repo.received(fromId);
   for (const [address, r] of repo.received(toId)) {
     if (r.confirmations !== 0 || isChange(repo, pid, address)) continue;
     const old = before.get(address);

@@ -1,6 +1,6 @@
 // Typed helpers, one per channel: each returns the reply value or throws an ApiError. The first
 // screen's calls may already be on their way (./early.ts): their helpers take that reply once.
-import type { ConnectionState, Events, MenuAction, Request } from '../../../shared/ipc/contract';
+import type { ConnectionState, Events, MenuAction, Request, SettingsView } from '../../../shared/ipc/contract';
 import { call, getApi } from './client';
 import { takeEarly } from './early';
 
@@ -93,4 +93,16 @@ export function onUriOpened(listener: () => void): () => void {
 
 export function onMenuAction(listener: (action: MenuAction) => void): () => void {
   return getApi().on('app:menu', (p) => listener(p.action));
+}
+
+// ——— settings and notices ———
+export const getSettings = () => call('settings:get', {});
+export const setSettings = (req: Request<'settings:set'>) => call('settings:set', req);
+
+export function onSettingsChanged(listener: (v: SettingsView) => void): () => void {
+  return getApi().on('settings:changed', listener);
+}
+
+export function onNotify(listener: (n: Events['notify']) => void): () => void {
+  return getApi().on('notify', listener);
 }

@@ -42,7 +42,10 @@ export function connectionStatus(s: ConnectionState | null, now: Date = new Date
   if (s.state === 'needs-password') return { kind: 'needs-password', tone: 'warn', label: 'Needs password', detail: 'Enter the RPC password to connect.' };
   if (s.state === 'connected') {
     const n = s.report.node;
-    if (n.initialBlockDownload || n.headers > n.blocks) {
+    // Downloading: headers ahead of blocks, or a real network's node still in initial block download.
+    // (A regtest node whose newest block is old reports initial block download too, with nothing to
+    // fetch: its blocks are mined on demand. That is not syncing.)
+    if (n.headers > n.blocks || (n.initialBlockDownload && n.chain !== 'regtest' && n.verificationProgress < 0.99)) {
       const pct = `${(Math.floor(n.verificationProgress * 1000) / 10).toFixed(1)} %`;
       return { kind: 'syncing', tone: 'warn', label: `Syncing ${pct}`, detail: `The node is still downloading the chain (${pct}, block ${n.blocks.toLocaleString('en-US')} of ${n.headers.toLocaleString('en-US')}): balances are as of that block.` };
     }

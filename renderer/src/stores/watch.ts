@@ -582,9 +582,11 @@ export const useWatchStore = defineStore('watch', () => {
     });
   }
 
-  function setUnit(u: Unit): void {
+  /** Shows amounts in `u`; kept in this window's storage (read before anything loads) and, unless it came from there, in the settings. */
+  function setUnit(u: Unit, opts: { persist?: boolean } = {}): void {
     unit.value = u;
     write(UNIT_KEY, u);
+    if (opts.persist !== false) void api.setSettings({ app: { unit: u } }).catch(() => undefined);
   }
 
   function toggleUnit(): void {
