@@ -225,6 +225,7 @@ export class WalletAddresses {
   }
 
   private cached(b: Branch, index: number): Row {
+    if (!Number.isInteger(index) || index < 0 || index > 0x7fffffff) throw new RangeError(`Address indices must lie in 0 … 2^31 − 1 (asked ${index})`);
     const start = index - (index % SMALL);
     const id = `${b}/${start}`;
     let chunk = this.cache.get(id);
