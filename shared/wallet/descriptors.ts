@@ -71,7 +71,10 @@ function parseOne(input: DescriptorInput, network: Network): Parsed {
   try {
     d = parseDescriptor(body, network);
   } catch (e) {
-    throw new WalletImportError('invalid', input.field, (e as Error).message || 'Not a valid descriptor');
+    const message = (e as Error).message || 'Not a valid descriptor';
+    // Core's multisig size errors: threshold 0 or above n, too many keys, P2SH script too large
+    const reason = /threshold|keys in multisig|script is too large/.test(message) ? 'threshold' : 'invalid';
+    throw new WalletImportError(reason, input.field, message);
   }
   if (!d.isRange()) {
     throw new WalletImportError(

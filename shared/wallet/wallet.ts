@@ -104,7 +104,7 @@ function checkKeys(d: Draft, warnings: string[]): WalletKey[] {
     }
     seen.set(k.ext.normalized, i);
     if (keep.fingerprint !== null && keep.path !== null) {
-      const id = `${keep.fingerprint}${formatPath(keep.path)}`;
+      const id = `${keep.fingerprint}${formatPath(keep.path).slice(1)}`;
       const other = origins.get(id);
       if (other !== undefined) {
         throw new WalletImportError('derivation', k.field, `${ordinal(i)} and ${ordinal(other)} both claim [${id}] but are different keys.`);
