@@ -3,10 +3,11 @@
  * for deriving many public keys fast (BigInt arithmetic costs ~1 µs a multiplication; this ~0.1 µs).
  *
  * An element is 11 limbs of 24 bits held in doubles (a Float64Array at an offset), value < 2^264,
- * not necessarily below p. Every product of two limbs is < 2^49 and every column of a product
- * sums at most 11 of them, so all arithmetic stays exact in doubles (< 2^53). Results of every
- * operation have limbs below 2^24 except limb 3, which may exceed it by a few units (still far
- * inside the 2^24.5 the column bound needs). 2^264 ≡ 2^40 + 250112 (mod p) folds the top down.
+ * not necessarily below p. Results of every operation have limbs below 2^24 except limb 3, which
+ * may exceed it by a few units. A multiplication takes one such factor and one whose limbs are
+ * below 2^25.1 in absolute value (ec-batch.ts feeds it uncarried differences): each column then
+ * sums at most 11 products below 2^49.1, and with the folds stays below 2^53, so everything is
+ * exact in doubles. 2^264 ≡ 2^40 + 250112 (mod p) folds the top down.
  *
  * Only public data goes through here (public keys, public derivation): none of this is
  * constant-time, on purpose.
@@ -54,17 +55,7 @@ export function fmul(o: Fe, oi: number, a: Fe, ai: number, b: Fe, bi: number): v
   let c19 = a9 * b10 + a10 * b9;
   let c20 = a10 * b10;
   let t: number;
-  t = Math.floor(c0 * IB); c0 -= t * B; c1 += t;
-  t = Math.floor(c1 * IB); c1 -= t * B; c2 += t;
-  t = Math.floor(c2 * IB); c2 -= t * B; c3 += t;
-  t = Math.floor(c3 * IB); c3 -= t * B; c4 += t;
-  t = Math.floor(c4 * IB); c4 -= t * B; c5 += t;
-  t = Math.floor(c5 * IB); c5 -= t * B; c6 += t;
-  t = Math.floor(c6 * IB); c6 -= t * B; c7 += t;
-  t = Math.floor(c7 * IB); c7 -= t * B; c8 += t;
-  t = Math.floor(c8 * IB); c8 -= t * B; c9 += t;
-  t = Math.floor(c9 * IB); c9 -= t * B; c10 += t;
-  t = Math.floor(c10 * IB); c10 -= t * B; c11 += t;
+  // carry the high columns (weights 2^264 … 2^504) to 24-bit limbs; c21 takes the last carry
   t = Math.floor(c11 * IB); c11 -= t * B; c12 += t;
   t = Math.floor(c12 * IB); c12 -= t * B; c13 += t;
   t = Math.floor(c13 * IB); c13 -= t * B; c14 += t;
@@ -76,6 +67,7 @@ export function fmul(o: Fe, oi: number, a: Fe, ai: number, b: Fe, bi: number): v
   t = Math.floor(c19 * IB); c19 -= t * B; c20 += t;
   t = Math.floor(c20 * IB); c20 -= t * B;
   const c21 = t;
+  // 2^264 ≡ 2^40 + 250112: fold them onto the low columns (still exact: < 2^53)
   c0 += c11 * R0; c1 += c11 * R1;
   c1 += c12 * R0; c2 += c12 * R1;
   c2 += c13 * R0; c3 += c13 * R1;
@@ -144,17 +136,7 @@ export function fsqr(o: Fe, oi: number, a: Fe, ai: number): void {
   let c19 = d9 * a10;
   let c20 = a10 * a10;
   let t: number;
-  t = Math.floor(c0 * IB); c0 -= t * B; c1 += t;
-  t = Math.floor(c1 * IB); c1 -= t * B; c2 += t;
-  t = Math.floor(c2 * IB); c2 -= t * B; c3 += t;
-  t = Math.floor(c3 * IB); c3 -= t * B; c4 += t;
-  t = Math.floor(c4 * IB); c4 -= t * B; c5 += t;
-  t = Math.floor(c5 * IB); c5 -= t * B; c6 += t;
-  t = Math.floor(c6 * IB); c6 -= t * B; c7 += t;
-  t = Math.floor(c7 * IB); c7 -= t * B; c8 += t;
-  t = Math.floor(c8 * IB); c8 -= t * B; c9 += t;
-  t = Math.floor(c9 * IB); c9 -= t * B; c10 += t;
-  t = Math.floor(c10 * IB); c10 -= t * B; c11 += t;
+  // carry the high columns (weights 2^264 … 2^504) to 24-bit limbs; c21 takes the last carry
   t = Math.floor(c11 * IB); c11 -= t * B; c12 += t;
   t = Math.floor(c12 * IB); c12 -= t * B; c13 += t;
   t = Math.floor(c13 * IB); c13 -= t * B; c14 += t;
@@ -166,6 +148,7 @@ export function fsqr(o: Fe, oi: number, a: Fe, ai: number): void {
   t = Math.floor(c19 * IB); c19 -= t * B; c20 += t;
   t = Math.floor(c20 * IB); c20 -= t * B;
   const c21 = t;
+  // 2^264 ≡ 2^40 + 250112: fold them onto the low columns (still exact: < 2^53)
   c0 += c11 * R0; c1 += c11 * R1;
   c1 += c12 * R0; c2 += c12 * R1;
   c2 += c13 * R0; c3 += c13 * R1;
@@ -208,33 +191,40 @@ export function fsqr(o: Fe, oi: number, a: Fe, ai: number): void {
   o[oi + 10] = c10;
 }
 
-
 /**
  * Carries o[oi..oi+10] in place: any limbs with |limb| < 2^50 whose value is ≥ 0 and below
  * 2^267 become limbs < 2^24 (limb 3 a few units more), the value reduced below 2^264 + 2^44.
  */
 export function fcarry(o: Fe, oi: number): void {
-  let t = 0;
-  let c: number;
-  for (let i = 0; i < LIMBS - 1; i++) {
-    c = o[oi + i]! + t;
-    t = Math.floor(c * IB);
-    o[oi + i] = c - t * B;
-  }
-  c = o[oi + 10]! + t;
-  t = Math.floor(c * IB);
-  o[oi + 10] = c - t * B;
+  let c0 = o[oi + 0]!, c1 = o[oi + 1]!, c2 = o[oi + 2]!, c3 = o[oi + 3]!, c4 = o[oi + 4]!, c5 = o[oi + 5]!, c6 = o[oi + 6]!, c7 = o[oi + 7]!, c8 = o[oi + 8]!, c9 = o[oi + 9]!, c10 = o[oi + 10]!;
+  let t: number;
+  t = Math.floor(c0 * IB); c0 -= t * B; c1 += t;
+  t = Math.floor(c1 * IB); c1 -= t * B; c2 += t;
+  t = Math.floor(c2 * IB); c2 -= t * B; c3 += t;
+  t = Math.floor(c3 * IB); c3 -= t * B; c4 += t;
+  t = Math.floor(c4 * IB); c4 -= t * B; c5 += t;
+  t = Math.floor(c5 * IB); c5 -= t * B; c6 += t;
+  t = Math.floor(c6 * IB); c6 -= t * B; c7 += t;
+  t = Math.floor(c7 * IB); c7 -= t * B; c8 += t;
+  t = Math.floor(c8 * IB); c8 -= t * B; c9 += t;
+  t = Math.floor(c9 * IB); c9 -= t * B; c10 += t;
+  t = Math.floor(c10 * IB); c10 -= t * B;
   // t·2^264 (t ≥ 0, small)
-  c = o[oi]! + t * R0;
-  let u = Math.floor(c * IB);
-  o[oi] = c - u * B;
-  c = o[oi + 1]! + t * R1 + u;
-  u = Math.floor(c * IB);
-  o[oi + 1] = c - u * B;
-  c = o[oi + 2]! + u;
-  u = Math.floor(c * IB);
-  o[oi + 2] = c - u * B;
-  o[oi + 3] = o[oi + 3]! + u;
+  c0 += t * R0; c1 += t * R1;
+  t = Math.floor(c0 * IB); c0 -= t * B; c1 += t;
+  t = Math.floor(c1 * IB); c1 -= t * B; c2 += t;
+  t = Math.floor(c2 * IB); c2 -= t * B; c3 += t;
+  o[oi + 0] = c0;
+  o[oi + 1] = c1;
+  o[oi + 2] = c2;
+  o[oi + 3] = c3;
+  o[oi + 4] = c4;
+  o[oi + 5] = c5;
+  o[oi + 6] = c6;
+  o[oi + 7] = c7;
+  o[oi + 8] = c8;
+  o[oi + 9] = c9;
+  o[oi + 10] = c10;
 }
 
 /** 2^9·p in limbs (limb 10 above 2^24): added in subtraction so the result stays positive. */
