@@ -1,17 +1,19 @@
 /**
- * npm run bench [-- devnet|psbt|refresh ...]: runs the named benchmark groups (all by default) and prints a
+ * npm run bench [-- devnet|psbt|refresh|wallet ...]: runs the named benchmark groups (all by default) and prints a
  * table per group with the ratio against a naive baseline measured in the same run.
  * Speed goals live here and in BENCHMARKS.md, never as timed assertions in tests.
  */
 import { benchDevnet } from './devnet';
 import { benchPsbt } from './psbt';
 import { benchRefresh } from './refresh';
+import { benchWallet } from './wallet';
 import { printTable, type Row } from './table';
 
 const groups: Record<string, () => Promise<Row[]>> = {
   psbt: benchPsbt,
   devnet: benchDevnet,
   refresh: benchRefresh,
+  wallet: benchWallet,
 };
 
 async function main(): Promise<void> {
