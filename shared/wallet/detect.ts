@@ -78,7 +78,7 @@ function detection(format: DetectedFormat): Detection {
 }
 
 export function detectImport(text: string): Detection {
-  const t = text.trim();
+  const t = text.replace(/^\uFEFF/, '').trim();
   if (!t) return detection('unknown');
   if (findSecrets(t).length) return detection('private-key');
   if (looksLikeSeedWords(t)) return detection('seed-words');

@@ -49,7 +49,8 @@ function descriptorsOf(text: string, format: ImportFormat, network: Network, nam
   );
 }
 
-export function importWallet(text: string, network: Network, opts: ImportOptions = {}): WalletDescription {
+export function importWallet(input: string, network: Network, opts: ImportOptions = {}): WalletDescription {
+  const text = input.replace(/^\uFEFF/, ''); // files saved with a byte order mark
   if (text.length > MAX_IMPORT_CHARS) {
     throw new WalletImportError('too-large', 'file', `This is ${Math.round(text.length / 1024)} kB; a wallet file is a few kB (at most ${MAX_IMPORT_CHARS / 1024} kB are read).`);
   }

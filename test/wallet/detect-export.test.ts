@@ -63,6 +63,11 @@ describe('importWallet refusals', () => {
     expectImportError(() => importWallet('x'.repeat(MAX_IMPORT_CHARS + 1), REGTEST), 'too-large', 'file', /at most 1024 kB/);
   });
 
+  it('reads files saved with a byte order mark', () => {
+    expect(detectImport('\uFEFF' + FILES.caravan).format).toBe('caravan');
+    expect(importWallet('\uFEFF' + FILES.caravan, REGTEST).name).toBe('Caravan vault');
+  });
+
   it('names: the input\'s, the one given, or a default', () => {
     expect(importWallet(FILES.caravan, REGTEST, { name: '  Family vault ' }).name).toBe('Family vault');
     expect(importWallet(NODE['caravan']!.external, REGTEST).name).toBe('2-of-3 multisig');
