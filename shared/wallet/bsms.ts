@@ -16,6 +16,7 @@ import { MAINNET, TESTNET, REGTEST, type Network } from '../bitcoin/networks';
 import { WalletAddresses } from './derive';
 import { importDescriptors, type DescriptorInput } from './descriptors';
 import { WalletImportError, type WalletDescription } from './types';
+import { chainName } from '../watchlist';
 
 export type BsmsKind = 'descriptor-record' | 'key-record' | 'encrypted' | null;
 
@@ -72,7 +73,7 @@ export function importBsms(text: string, network: Network, opts: { name?: string
   if (!dec.ok) {
     const other = [MAINNET, TESTNET, REGTEST].find((n) => n.chain !== network.chain && decodeDestination(address, n).ok);
     if (other) {
-      throw new WalletImportError('network', 'line 4', `The first address ${address} is a ${other.chain === 'main' ? 'mainnet' : other.chain === 'test' ? 'testnet/signet' : 'regtest'} address, but the wallet is for ${network.chain === 'main' ? 'mainnet' : network.chain}.`);
+      throw new WalletImportError('network', 'line 4', `The first address ${address} is a ${other.chain === 'test' ? 'testnet or signet' : chainName(other)} address, but the wallet is for ${chainName(network)}.`);
     }
     throw new WalletImportError('invalid', 'line 4', `Line 4 must be the wallet's first address: ${dec.error}`);
   }

@@ -15,6 +15,7 @@ import { jsonObject, optionalString, requiredString, type JsonObject } from './j
 import { finishWallet, type DraftKey } from './wallet';
 import { parseKeyField } from './xpub';
 import { WalletImportError, type ScriptType, type WalletDescription } from './types';
+import { chainName } from '../watchlist';
 
 const ADDRESS_TYPES: Record<string, ScriptType> = {
   P2SH: 'p2sh',
@@ -55,10 +56,10 @@ export function importCaravan(text: string, network: Network): WalletDescription
     const allowed = NETWORKS[netText.toLowerCase()];
     if (!allowed) throw new WalletImportError('invalid', 'network', `Unknown network '${netText}' (Caravan's are mainnet, testnet, regtest and signet).`);
     if (!allowed.includes(network.chain)) {
-      throw new WalletImportError('network', 'network', `This wallet is for ${netText}, but the node runs ${network.chain === 'main' ? 'mainnet' : network.chain}.`);
+      throw new WalletImportError('network', 'network', `This wallet is for ${netText}, but the node runs ${chainName(network)}.`);
     }
     if (allowed[0] !== network.chain) {
-      warnings.push(`The file says ${netText}; its keys are used on ${network.chain} here (test networks share key versions).`);
+      warnings.push(`The file says ${netText}; its keys are used on ${chainName(network)} here (test networks share key versions).`);
     }
   }
   const quorum = o['quorum'];

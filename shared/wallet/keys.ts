@@ -11,6 +11,7 @@ import { decodeBase58Check, encodeBase58Check } from '../bitcoin/address';
 import { toHex } from '../bitcoin/hex';
 import type { Network } from '../bitcoin/networks';
 import { WalletImportError, type ScriptType } from './types';
+import { chainName } from '../watchlist';
 
 export const HARDENED = 0x80000000;
 
@@ -112,7 +113,7 @@ export function checkKeyNetwork(k: ExtKey, network: Network, field: string): voi
     throw new WalletImportError(
       'network',
       field,
-      `This key (${k.prefix}…) is for ${NET_WORDS[k.net]}, but the wallet is for ${network.chain === 'main' ? 'mainnet' : network.chain}.`,
+      `This key (${k.prefix}…) is for ${NET_WORDS[k.net]}, but the wallet is for ${chainName(network)}.`,
     );
   }
 }
