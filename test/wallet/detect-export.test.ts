@@ -85,6 +85,13 @@ describe('exports', () => {
     expect([again.external, again.internal]).toEqual([w.external, w.internal]);
     expect(e.text.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual([e.multipath, w.external, w.internal]);
     expect(importWallet(e.text, REGTEST).external).toBe(w.external);
+    // getdescriptorinfo of the multipath exports on the node of vectors.ts: these checksums, and
+    // multipath_expansion equal to [external, internal]
+    const core = { coldcard: 'aqschpex', caravan: '2aftl9gc', specter: 'cezmams7', sparrow: 'xh27rz53' };
+    for (const [name, checksum] of Object.entries(core)) {
+      const x = exportDescriptors(importWallet(FILES[name as keyof typeof FILES], REGTEST));
+      expect(x.multipath!.split('#')[1]).toBe(checksum);
+    }
     const flat = importWallet(`wpkh(${master('flat').publicExtendedKey}/*)`, REGTEST);
     expect(exportDescriptors(flat)).toMatchObject({ internal: null, multipath: null });
   });
