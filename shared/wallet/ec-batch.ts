@@ -210,7 +210,8 @@ function digits(n: number, scalars: Uint8Array): Int16Array {
 }
 
 /**
- * out[i] = k_i·G + A_i for i < n, as canonical affine coordinates (11 limbs each in outX/outY).
+ * out[i] = k_i·G + A_i for i < n, as affine coordinates (11 limbs each in outX/outY; reduced,
+ * not necessarily canonical: read them with ftoBytes/ftoBig).
  * `scalars`: n 32-byte big-endian scalars, each in [1, N). `ax`/`ay`: the addends A_i (affine, 11
  * limbs each), or null for k·G alone. Throws if a result is the point at infinity.
  */
@@ -250,14 +251,7 @@ export function mulGAdd(n: number, scalars: Uint8Array, ax: Fe | null, ay: Fe | 
     }
     ok = addPass(n, idx, outX, outY, ax, ay, poff, null);
   }
-  if (!ok) {
-    slowMulGAdd(n, scalars, ax, ay, outX, outY);
-    return;
-  }
-  for (let i = 0; i < n; i++) {
-    fcanon(outX, i * L);
-    fcanon(outY, i * L);
-  }
+  if (!ok) slowMulGAdd(n, scalars, ax, ay, outX, outY);
 }
 
 /** The same with @noble/curves, element by element (exceptional batches). */

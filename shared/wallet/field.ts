@@ -271,17 +271,11 @@ export function fcopy(o: Fe, oi: number, a: Fe, ai: number): void {
 
 /** Rewrites the element at o[oi] as its unique representative in [0, p), limbs < 2^24. */
 export function fcanon(o: Fe, oi: number): void {
-  const c = [o[oi]!, o[oi + 1]!, o[oi + 2]!, o[oi + 3]!, o[oi + 4]!, o[oi + 5]!, o[oi + 6]!, o[oi + 7]!, o[oi + 8]!, o[oi + 9]!, o[oi + 10]!];
-  const ripple = (): void => {
-    for (let i = 0; i < LIMBS - 1; i++) {
-      const t = Math.floor(c[i]! * IB);
-      c[i] = c[i]! - t * B;
-      c[i + 1] = c[i + 1]! + t;
-    }
-  };
-  // bits ≥ 256 (limb 10 holds bits 240..263): q·2^256 ≡ q·(2^32 + 977)
+  const c = CANON;
+  for (let i = 0; i < LIMBS; i++) c[i] = o[oi + i]!;
+  // bits ≥ 256 (limb 10 holds bits 240..263): q·2^256 ≡ q·(2^32 + 977); at most two rounds
   for (let round = 0; round < 3; round++) {
-    ripple();
+    ripple(c);
     const q = Math.floor(c[10]! / 65536);
     if (q === 0) break;
     c[10] = c[10]! - q * 65536;
@@ -289,17 +283,26 @@ export function fcanon(o: Fe, oi: number): void {
     c[1] = c[1]! + q * 256;
   }
   // value < 2^256 now; subtract p when value + (2^32 + 977) reaches 2^256
-  const w = c.slice();
+  const w = CANON_P;
+  for (let i = 0; i < LIMBS; i++) w[i] = c[i]!;
   w[0] = w[0]! + 977;
   w[1] = w[1]! + 256;
-  for (let i = 0; i < LIMBS - 1; i++) {
-    const t = Math.floor(w[i]! * IB);
-    w[i] = w[i]! - t * B;
-    w[i + 1] = w[i + 1]! + t;
-  }
+  ripple(w);
   const src = w[10]! >= 65536 ? w : c;
   if (src === w) w[10] = w[10]! - 65536;
   for (let i = 0; i < LIMBS; i++) o[oi + i] = src[i]!;
+}
+
+const CANON = new Float64Array(LIMBS);
+const CANON_P = new Float64Array(LIMBS);
+
+/** Carries limbs 0..9 upward (nonnegative values). */
+function ripple(c: Fe): void {
+  for (let i = 0; i < LIMBS - 1; i++) {
+    const t = Math.floor(c[i]! * IB);
+    c[i] = c[i]! - t * B;
+    c[i + 1] = c[i + 1]! + t;
+  }
 }
 
 /** Whether the element is 0 mod p (canonicalizes a copy). */
