@@ -15,7 +15,7 @@
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { normalizeZ } from '@noble/curves/abstract/curve.js';
-import { fcanon, fcopy, ffromBig, finv, fmul, fneg, fsqr, fsub, fsub2, ftoBig, LIMBS, type Fe } from './field';
+import { fcanon, fcopy, ffromBig, finv, fmul, fmulSub, fneg, fsqrSub2, ftoBig, LIMBS, type Fe } from './field';
 
 const L = LIMBS;
 const Point = secp256k1.Point;
@@ -116,11 +116,9 @@ function addPass(m: number, idx: Int32Array, ax: Fe, ay: Fe, px: Fe, py: Fe, pof
     else lazySub(t1, 0, py, pi, ay, ai);
     fmul(lam, 0, t1, 0, ie, 0);
     // x3 = λ² − ax − px ; y3 = λ·(ax − x3) − ay
-    fsqr(t1, 0, lam, 0);
-    fsub2(t1, 0, t1, 0, ax, ai, px, pi);
+    fsqrSub2(t1, 0, lam, 0, ax, ai, px, pi);
     lazySub(ie, 0, ax, ai, t1, 0);
-    fmul(ie, 0, ie, 0, lam, 0);
-    fsub(ay, ai, ie, 0, ay, ai);
+    fmulSub(ay, ai, ie, 0, lam, 0, ay, ai);
     fcopy(ax, ai, t1, 0);
   }
   return true;

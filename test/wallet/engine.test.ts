@@ -33,7 +33,7 @@ function fe(x: bigint): F.Fe {
 const EDGES = [0n, 1n, 2n, P - 1n, P - 2n, 2n ** 255n, 2n ** 32n + 977n, P - 2n ** 32n, 2n ** 256n - P, 0xffffffn];
 
 describe('field arithmetic on 24-bit float limbs', () => {
-  it('multiplies, squares, adds and subtracts like BigInt mod p, on edge values and 3,000 random ones', () => {
+  it('multiplies, squares, adds and subtracts (also fused) like BigInt mod p, on edge values and 3,000 random ones', () => {
     const r = randoms('field');
     const values = [...EDGES, ...Array.from({ length: 3000 }, () => r.next().value % P)];
     let bad = 0;
@@ -51,10 +51,33 @@ describe('field arithmetic on 24-bit float limbs', () => {
       if (F.ftoBig(o, 0) !== (((x - y) % P) + P) % P) bad++;
       F.fadd(o, 0, a, 0, b, 0);
       if (F.ftoBig(o, 0) !== (x + y) % P) bad++;
-      F.fsub2(o, 0, a, 0, b, 0, a, 0);
-      if (F.ftoBig(o, 0) !== (((-y % P) + P) % P)) bad++;
+      F.fmulSub(o, 0, a, 0, b, 0, a, 0);
+      if (F.ftoBig(o, 0) !== (((x * y - x) % P) + P) % P) bad++;
+      F.fsqrSub2(o, 0, a, 0, b, 0, a, 0);
+      if (F.ftoBig(o, 0) !== (((x * x - y - x) % P) + P) % P) bad++;
       F.fneg(o, 0, a, 0);
       if (F.ftoBig(o, 0) !== (P - x) % P) bad++;
+    }
+    expect(bad).toBe(0);
+  });
+
+  it('multiplies exactly when one factor has uncarried limbs up to 2^25.1 (as the batch additions feed it)', () => {
+    const r = randoms('lazy');
+    let bad = 0;
+    for (let i = 0; i < 2000; i++) {
+      // a limb vector with |limb| < 2^25.1 and value ≥ 0: a reduced element plus a multiple of p spread over the limbs
+      const base = fe(r.next().value % P);
+      const lazy = new Float64Array(F.LIMBS);
+      for (let k = 0; k < F.LIMBS; k++) lazy[k] = base[k]! + 19_000_000 - Number(r.next().value % 4096n); // < 2^25.1
+      let v = 0n;
+      for (let k = F.LIMBS - 1; k >= 0; k--) v = (v << 24n) + BigInt(lazy[k]!);
+      const y = r.next().value % P;
+      const b = fe(y);
+      const o = new Float64Array(F.LIMBS);
+      F.fmul(o, 0, lazy, 0, b, 0);
+      if (F.ftoBig(o, 0) !== (v * y) % P) bad++;
+      F.fmulSub(o, 0, lazy, 0, b, 0, b, 0);
+      if (F.ftoBig(o, 0) !== (((v * y - y) % P) + P) % P) bad++;
     }
     expect(bad).toBe(0);
   });
