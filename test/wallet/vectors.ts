@@ -1,7 +1,7 @@
 /**
  * Test wallets and the answers of a real Bitcoin Core node for them, frozen.
  *
- * How they were obtained (once, by hand, 2026-11 — not at test time):
+ * How they were obtained (once, by hand, 2026-11-25 — not at test time):
  * - keys: BIP32 masters from the seeds sha256("spyglass wallet test cosigner 1|2|3") (@scure/bip32,
  *   testnet versions), accounts m/48'/1'/0'/2' (P2WSH), m/48'/1'/0'/1' (P2SH-P2WSH), m/45' (P2SH),
  *   and for cosigner 1 m/44'/1'/0', m/49'/1'/0', m/84'/1'/0', m/86'/1'/0'; only the public keys are kept;
