@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- devnet|psbt|refresh|spend ...]: runs the named benchmark groups (all by default) and prints a
+ * npm run bench [-- devnet|psbt|psbt-worker|refresh|spend|wallet ...]: runs the named benchmark groups (all by default) and prints a
  * table per group with the ratio against a naive baseline measured in the same run.
  * Speed goals live here and in BENCHMARKS.md, never as timed assertions in tests.
  */
@@ -8,6 +8,7 @@ import { benchPsbt } from './psbt';
 import { benchPsbtWorker } from './psbt-worker';
 import { benchRefresh } from './refresh';
 import { benchSpend } from './spend';
+import { benchWallet } from './wallet';
 import { printTable, type Row } from './table';
 
 const groups: Record<string, () => Promise<Row[]>> = {
@@ -16,6 +17,7 @@ const groups: Record<string, () => Promise<Row[]>> = {
   devnet: benchDevnet,
   refresh: benchRefresh,
   spend: benchSpend,
+  wallet: benchWallet,
 };
 
 async function main(): Promise<void> {
