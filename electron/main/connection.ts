@@ -97,17 +97,22 @@ export async function checkConnection(profile: Pick<ProfileInput, 'wallet' | 'no
   if (i.value.tip.height + INDEX_LAG_WARNING < chain.blocks) {
     warnings.push({ code: 'index-behind', message: `The index is ${countOf(chain.blocks - i.value.tip.height, 'block')} behind the node (index ${i.value.tip.height}, node ${chain.blocks}). UTXO data may be out of date.` });
   }
+  // The wallet the refreshes will use must be known now: a missing or ambiguous one would connect
+  // and then fail every refresh.
   let wallet: string | null = null;
   const named = profile.wallet.trim();
+  const list = wallets.map((w) => `"${w}"`).join(', ');
   if (named !== '') {
-    if (wallets.includes(named)) wallet = named;
-    else warnings.push({ code: 'wallet-not-loaded', message: `The wallet "${named}" is not loaded on the node${wallets.length ? ` (loaded: ${wallets.map((w) => `"${w}"`).join(', ')})` : ''}. Load it with \`bitcoin-cli loadwallet ${named}\` or pick another.` });
+    if (!wallets.includes(named)) {
+      throw new AppError('rpc.wallet_not_found', `The wallet "${named}" is not loaded on the node${wallets.length ? ` (loaded: ${list})` : ''}. Load it with \`bitcoin-cli loadwallet ${named}\` or choose another in the profile.`, { field: 'wallet', wallets: wallets.join(',') });
+    }
+    wallet = named;
   } else if (wallets.length === 1) {
     wallet = wallets[0]!;
   } else if (wallets.length === 0) {
     warnings.push({ code: 'no-wallet', message: 'No wallet is loaded on the node, so there are no watched addresses to show. Load or create a watch-only wallet (createwallet with disable_private_keys) and import your descriptors.' });
   } else {
-    warnings.push({ code: 'wallet-not-loaded', message: `Several wallets are loaded (${wallets.map((w) => `"${w}"`).join(', ')}): choose one in the profile.` });
+    throw new AppError('rpc.wallet_not_specified', `The node has ${wallets.length} wallets loaded (${list}): choose which one Spyglass watches.`, { field: 'wallet', wallets: wallets.join(',') });
   }
 
   const node: NodeReport = {

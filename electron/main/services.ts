@@ -1,7 +1,7 @@
 // The main process's services behind the IPC channels: profiles (SQLite), secrets (OS keychain or this
 // session's memory), the active connection and the demo devnet. Plain Node: the Electron shell and the
 // loopback bridge both drive this same object.
-import { AppError, toIpcError } from '../../shared/errors';
+import { AppError, toIpcError, type IpcError } from '../../shared/errors';
 import type { AppInfo, ConnectionReport, ConnectionState, EventName, Events, KeychainStatus, ProfileInput, ProfileView, Remember } from '../../shared/ipc/contract';
 import { checkConnection, failedState, type BlockIndex, type NodeRpc } from './connection';
 import type { CredentialStore } from './credentials';
@@ -169,6 +169,7 @@ export class Services {
       const report = await checkConnection(current, rpc, index, index.plainHttpRemote);
       if (gen !== this.generation) throw new AppError('cancelled', 'Another profile was activated meanwhile.');
       this.active = { profile: current, rpc, index, report };
+      this.deps.profiles.setLastError(id, null);
       this.deps.log.info(`connected ${id} chain=${report.node.chain} blocks=${report.node.blocks} index=${report.index.height}`);
       this.setState({ state: 'connected', profileId: id, report });
     } catch (e) {
@@ -176,9 +177,30 @@ export class Services {
       index?.close();
       if (gen !== this.generation) return this.state;
       this.logError(`connect ${id}`, e);
+      if (this.deps.profiles.get(id)) this.deps.profiles.setLastError(id, toIpcError(e));
       this.setState(failedState(id, e, previous));
     }
     return this.state;
+  }
+
+  /**
+   * "Save and connect": the saved profile `id` becomes the active one only if a test of it succeeds.
+   * Otherwise the active connection (another profile, the demo) stays as it was, and the profile keeps
+   * the failure as its last error for Settings to show.
+   */
+  async connect(id: string): Promise<{ connected: boolean; state: ConnectionState; error: IpcError | null }> {
+    const profile = this.deps.profiles.require(id);
+    if (this.active?.profile.id !== id) {
+      try {
+        if (!profile.isDemo) await this.withTemporaryClients(id, profile, undefined, (rpc, index) => checkConnection(profile, rpc, index, index.plainHttpRemote));
+      } catch (e) {
+        const error = toIpcError(e);
+        this.deps.profiles.setLastError(id, error);
+        return { connected: false, state: this.state, error };
+      }
+    }
+    const state = await this.activate(id);
+    return { connected: state.state === 'connected', state, error: state.state === 'failed' ? state.error : null };
   }
 
   /**

@@ -59,6 +59,8 @@ export interface ProfileView extends ProfileInput {
   isDemo: boolean;
   createdAt: string;
   updatedAt: string;
+  /** The last time connecting failed, and why (cleared by a success). */
+  lastError: { code: string; message: string; at: string } | null;
 }
 
 export const RememberSchema = z.enum(['keychain', 'session']);
@@ -84,7 +86,7 @@ export interface IndexReport {
 }
 
 export interface Warning {
-  code: 'plain-http-remote' | 'node-syncing' | 'index-behind' | 'wallet-not-loaded' | 'no-wallet';
+  code: 'plain-http-remote' | 'node-syncing' | 'index-behind' | 'no-wallet';
   message: string;
 }
 
@@ -176,6 +178,11 @@ export const channels = {
   'profiles:delete': { request: ProfileRef, reply: null as unknown as { deleted: true } },
   /** Make a profile the active one and connect to it. */
   'profiles:activate': { request: ProfileRef, reply: null as unknown as ConnectionState },
+  /**
+   * "Save and connect": the profile becomes the active one only if its connection works; otherwise the
+   * active one stays and the profile keeps the failure as its `lastError`.
+   */
+  'profiles:connect': { request: ProfileRef, reply: null as unknown as { connected: boolean; state: ConnectionState; error: import('../errors').IpcError | null } },
   /** Give the password of a profile whose password was session-only (after a restart). */
   'profiles:unlock': { request: z.object({ id, password, remember: RememberSchema }).strict(), reply: null as unknown as ConnectionState },
   /** Test a connection without saving it. For an existing profile the stored password is used unless one is given. */

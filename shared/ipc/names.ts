@@ -10,6 +10,7 @@ export const CHANNEL_NAMES = [
   'profiles:save',
   'profiles:delete',
   'profiles:activate',
+  'profiles:connect',
   'profiles:unlock',
   'connection:test',
   'connection:status',

@@ -145,11 +145,14 @@ export interface TransactionView {
 }
 
 export interface HistoryView {
-  points: Array<{ snapshotId: number; takenAt: string; nodeHeight: number | null; balanceSats: Sats; receivedSats: Sats; utxoCount: number }>;
+  /** `number`: the snapshot's place among this profile's (1, 2, …); ids run across profiles. */
+  points: Array<{ snapshotId: number; number: number; takenAt: string; nodeHeight: number | null; balanceSats: Sats; receivedSats: Sats; utxoCount: number }>;
   /** What changed between the two latest good snapshots. */
   diff: {
     fromId: number | null;
     toId: number;
+    fromNumber: number | null;
+    toNumber: number;
     newUtxos: Array<UtxoView & { address: string }>;
     spentUtxos: Array<UtxoView & { address: string }>;
     newTxids: string[];

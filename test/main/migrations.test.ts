@@ -197,3 +197,30 @@ describe('openDatabase', () => {
     expect(() => db.prepare("INSERT INTO later_things VALUES ('no-such-profile', 'bc1q')").run()).toThrow(/FOREIGN KEY/);
   });
 });
+
+describe('schema 40: the last connection failure of a profile', () => {
+  it('a file at 30 gains profiles.last_error (null), and a failure recorded reads back', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openDatabaseAtVersion, openDatabase, closeDatabase } = await import('../../electron/main/store/db');
+    const { ProfileRepository } = await import('../../electron/main/store/profiles');
+    const dir = mkdtempSync(join(tmpdir(), 'spyglass-m40-'));
+    try {
+      const file = join(dir, 'spyglass.sqlite');
+      const v30 = openDatabaseAtVersion(file, 30);
+      const p = new ProfileRepository(v30).create({ name: 'Old', nodeUrl: 'http://127.0.0.1:1', auth: 'password', rpcUser: 'u', cookiePath: '', wallet: '', indexUrl: 'http://127.0.0.1:2' }, { passwordStorage: 'none' }).id;
+      closeDatabase(v30);
+      const db = openDatabase(file);
+      const repo = new ProfileRepository(db);
+      expect(repo.require(p).lastError).toBeNull();
+      repo.setLastError(p, { code: 'net.refused', message: 'refused' }, new Date('2026-11-25T10:00:00Z'));
+      expect(repo.require(p).lastError).toEqual({ code: 'net.refused', message: 'refused', at: '2026-11-25T10:00:00.000Z' });
+      repo.setLastError(p, null);
+      expect(repo.require(p).lastError).toBeNull();
+      closeDatabase(db);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -57,7 +57,7 @@ describe('ProfileRepository', () => {
     const q = repo.create(input({ name: 'Another', auth: 'cookie', rpcUser: '', cookiePath: '/home/me/.bitcoin/.cookie', wallet: '' }), { passwordStorage: 'none' });
     expect(q.id).not.toBe(p.id);
     expect(repo.list().map((x) => x.name)).toEqual(['Another', 'Home node']);
-    expect(Object.keys(p).sort()).toEqual(['auth', 'cookiePath', 'createdAt', 'id', 'indexUrl', 'isDemo', 'name', 'nodeUrl', 'passwordStorage', 'rpcUser', 'updatedAt', 'wallet']);
+    expect(Object.keys(p).sort()).toEqual(['auth', 'cookiePath', 'createdAt', 'id', 'indexUrl', 'isDemo', 'lastError', 'name', 'nodeUrl', 'passwordStorage', 'rpcUser', 'updatedAt', 'wallet']);
   });
 
   it('keeps profiles across closing and reopening the file', () => {

@@ -71,6 +71,7 @@ export function profileView(over: Partial<ProfileView> = {}): ProfileView {
     isDemo: false,
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
+    lastError: null,
     ...over,
   };
 }

@@ -307,6 +307,27 @@ describe('useWatchStore actions and events', () => {
     expect(watch.refreshing).toBe(false);
   });
 
+  it('another profile: nothing of the previous one shows while its overview loads', async () => {
+    api.handle('watch:overview', overview([row({ address: 'bcrt1qfirst', balanceSats: '100', utxoCount: 1 })]));
+    const watch = useWatchStore();
+    api.emit('connection:changed', { state: 'connecting', profileId: 'p1' });
+    await watch.load();
+    watch.setFilter('first');
+    expect(watch.rows.map((r) => r.address)).toEqual(['bcrt1qfirst']);
+    // The second profile's overview is on its way: until it comes, the first's rows are gone.
+    let give: () => void = () => {};
+    api.handle('watch:overview', () => new Promise((res) => (give = () => res({ ok: true, value: overview([row({ address: 'bcrt1qsecond' })]) }))));
+    api.emit('connection:changed', { state: 'connecting', profileId: 'p2' });
+    expect(watch.rows).toEqual([]);
+    expect(watch.overview).toBeNull();
+    expect(watch.filterInput).toBe('');
+    give();
+    await vi.waitFor(() => expect(watch.rows.map((r) => r.address)).toEqual(['bcrt1qsecond']));
+    // The same profile again (back online): the rows stay while it reloads.
+    api.emit('connection:changed', { state: 'connecting', profileId: 'p2' });
+    expect(watch.rows.map((r) => r.address)).toEqual(['bcrt1qsecond']);
+  });
+
   it('a failed refresh keeps the previous rows and shows the recorded failure', async () => {
     const rows = [row({ address: 'bcrt1qa', balanceSats: '100', utxoCount: 1 })];
     api.handle('watch:overview', overview(rows));

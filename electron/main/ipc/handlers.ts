@@ -26,6 +26,7 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService, uri
       return done;
     },
     'profiles:activate': (r) => s.activate(r.id),
+    'profiles:connect': (r) => s.connect(r.id),
     'profiles:unlock': (r) => s.unlock(r.id, r.password, r.remember),
     'connection:test': (r) => s.test(r.id, r.profile, r.password),
     'connection:status': () => s.connectionState(),

@@ -23,6 +23,17 @@ interface ProfileRow {
   is_demo: number;
   created_at: string;
   updated_at: string;
+  last_error: string | null;
+}
+
+function lastErrorOf(text: string | null): ProfileView['lastError'] {
+  if (text === null) return null;
+  try {
+    const v = JSON.parse(text) as { code?: unknown; message?: unknown; at?: unknown };
+    return typeof v.code === 'string' && typeof v.message === 'string' && typeof v.at === 'string' ? { code: v.code, message: v.message, at: v.at } : null;
+  } catch {
+    return null;
+  }
 }
 
 function toView(r: ProfileRow): ProfileView {
@@ -39,6 +50,7 @@ function toView(r: ProfileRow): ProfileView {
     isDemo: r.is_demo === 1,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    lastError: lastErrorOf(r.last_error),
   };
 }
 
@@ -133,6 +145,12 @@ export class ProfileRepository {
       .run(storage, new Date().toISOString(), id);
     if (info.changes === 0) this.require(id); // throws profile.not_found
     return this.require(id);
+  }
+
+  /** Records why connecting to the profile failed (null: it worked). Does not change `updated_at`. */
+  setLastError(id: string, error: { code: string; message: string } | null, at: Date = new Date()): void {
+    const text = error === null ? null : JSON.stringify({ code: error.code, message: error.message, at: at.toISOString() });
+    this.#db.prepare('UPDATE profiles SET last_error = ? WHERE id = ?').run(text, id);
   }
 
   /** Deletes the profile (and clears the active id if it was the active one). False if there was none. */

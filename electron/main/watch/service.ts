@@ -359,13 +359,26 @@ export class WatchService {
 
   history(): HistoryView {
     const pid = this.requireProfileId();
-    const points = this.deps.repo.history(pid).map((p) => ({ snapshotId: p.snapshotId, takenAt: p.takenAt, nodeHeight: p.nodeHeight, balanceSats: s(p.balanceSats), receivedSats: s(p.receivedSats), utxoCount: p.utxoCount }));
+    const rows = [...this.deps.repo.history(pid)].sort((a, b) => a.snapshotId - b.snapshotId);
+    const points = rows.map((p, i) => ({ snapshotId: p.snapshotId, number: i + 1, takenAt: p.takenAt, nodeHeight: p.nodeHeight, balanceSats: s(p.balanceSats), receivedSats: s(p.receivedSats), utxoCount: p.utxoCount }));
+    const numberOf = new Map(points.map((p) => [p.snapshotId, p.number]));
     const latest = this.deps.repo.latestSnapshot(pid);
     if (!latest) return { points, diff: null };
     const prev = this.deps.repo.previousSnapshot(pid, latest.id);
     const d = this.deps.repo.diff(prev?.id ?? null, latest.id);
     const view = (u: UtxoRow): UtxoView & { address: string } => ({ ...this.utxoView(pid, u), address: u.address });
-    return { points, diff: { fromId: d.fromId, toId: d.toId, newUtxos: d.newUtxos.map(view), spentUtxos: d.spentUtxos.map(view), newTxids: d.newTxids } };
+    return {
+      points,
+      diff: {
+        fromId: d.fromId,
+        toId: d.toId,
+        fromNumber: d.fromId === null ? null : (numberOf.get(d.fromId) ?? null),
+        toNumber: numberOf.get(d.toId) ?? points.length,
+        newUtxos: d.newUtxos.map(view),
+        spentUtxos: d.spentUtxos.map(view),
+        newTxids: d.newTxids,
+      },
+    };
   }
 
   reconcile(): { issues: ReconcileIssue[] } {

@@ -12,6 +12,7 @@ export const listProfiles = () => takeEarly('profiles:list') ?? call('profiles:l
 export const saveProfile = (req: Request<'profiles:save'>) => call('profiles:save', req);
 export const deleteProfile = (id: string) => call('profiles:delete', { id });
 export const activateProfile = (id: string) => call('profiles:activate', { id });
+export const connectProfile = (id: string) => call('profiles:connect', { id });
 export const unlockProfile = (req: Request<'profiles:unlock'>) => call('profiles:unlock', req);
 export const testConnection = (req: Request<'connection:test'>) => call('connection:test', req);
 export const connectionStatus = () => takeEarly('connection:status') ?? call('connection:status', {});

@@ -377,6 +377,18 @@ export const usePsbtStore = defineStore('psbt', () => {
     input.value = '';
   }
 
+  // A review is made against the active profile's watched set: another profile's review is not shown.
+  let reviewedFor: string | null | undefined;
+  api.onConnectionChanged((st) => {
+    const pid = st.state === 'none' ? null : st.profileId;
+    if (reviewedFor !== undefined && pid !== reviewedFor) {
+      ++seq;
+      reset();
+      loading.value = false;
+    }
+    reviewedFor = pid;
+  });
+
   return {
     input, source, loading, reply, error, crosschecking, crosscheck, crosscheckError, actionError, converted, converting, convertTo,
     warnings, counts, flagged,

@@ -54,6 +54,11 @@ export const useSettingsStore = defineStore('settings', () => {
   }
 
   api.onSettingsChanged(apply);
+  // Each profile has its own (notifications): read them again for another profile.
+  api.onConnectionChanged((st) => {
+    const pid = st.state === 'none' ? null : st.profileId;
+    if (view.value && view.value.profileId !== pid) void load();
+  });
   // The OS switching between light and dark while the theme is 'system'.
   if (typeof matchMedia === 'function') {
     matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', () => {

@@ -602,10 +602,29 @@ export const useWatchStore = defineStore('watch', () => {
   api.onWatchChanged(() => {
     void load();
   });
-  // Another profile, or the same one back online: its overview differs.
-  api.onConnectionChanged(() => {
+  // Another profile: nothing of the previous one may show while its own overview loads. The same one
+  // back online: its overview differs.
+  let shownProfile: string | null | undefined;
+  api.onConnectionChanged((s) => {
+    const pid = s.state === 'none' ? null : s.profileId;
+    if (shownProfile !== undefined && pid !== shownProfile) clearProfileState();
+    shownProfile = pid;
     if (loaded.value) void load();
   });
+
+  function clearProfileState(): void {
+    overview.value = null;
+    rows.value = [];
+    lastSummary.value = null;
+    notice.value = null;
+    refreshError.value = null;
+    actionError.value = null;
+    progress.value = null;
+    filterInput.value = '';
+    filter.value = '';
+    viewState.scrollTop = 0;
+    viewState.active = null;
+  }
 
   return {
     overview, rows, loaded, loading, loadError,

@@ -7,6 +7,7 @@ import type { Database } from '../db';
 import updateToSchemaVersion10 from './0010-profiles';
 import updateToSchemaVersion20 from './0020-watch';
 import updateToSchemaVersion30 from './0030-wallet-state';
+import updateToSchemaVersion40 from './0040-profile-last-error';
 
 export interface SchemaVersion {
   readonly version: number;
@@ -17,6 +18,7 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
   { version: 10, update: updateToSchemaVersion10 },
   { version: 20, update: updateToSchemaVersion20 },
   { version: 30, update: updateToSchemaVersion30 },
+  { version: 40, update: updateToSchemaVersion40 },
 ];
 
 /** An older Spyglass opening a database written by a newer one: refuse rather than guess. */
