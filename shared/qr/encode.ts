@@ -1,0 +1,194 @@
+/**
+ * encodeQr: text or segments → the module matrix of a QR Code symbol, versions 1–40, levels L/M/Q/H, a given or
+ * automatically chosen mask. All work happens in typed arrays reused from call to call (one encode at a time
+ * per thread: the functions are synchronous), so encoding thousands of animated-QR frames allocates little
+ * beyond each result's rows.
+ */
+import { getLayout, PAD, xorArrays, type Layout } from './layout';
+import { penalty, penaltyTotal, type MaskRules, type Penalty } from './penalty';
+import { interleaveWithEc } from './reed-solomon';
+import { bestMode, fitVersion, prepareSegment, segmentsBits, writeDataCodewords, type QrMode, type QrSegment } from './segments';
+import { blockLayout, checkEcLevel, checkVersion, dataCapacityBits, MAX_VERSION, totalCodewords, type EcLevel } from './tables';
+
+export interface QrOptions {
+  /** Error correction level; default 'M' (as the qrcode package). Animated UR frames use 'L'. */
+  level?: EcLevel;
+  /** Exactly this version (throws if the data does not fit); default: the smallest that fits, from minVersion. */
+  version?: number;
+  minVersion?: number;
+  /** Data mask 0–7; default: the lowest penalty under `maskRules`. */
+  mask?: number;
+  /** Penalty rules for the automatic mask (see penalty.ts); default 'iso'. */
+  maskRules?: MaskRules;
+  /** For a string: its single segment's mode; default 'auto', the narrowest mode that holds all of it. */
+  mode?: QrMode | 'auto';
+}
+
+/** A QR symbol: `size` × `size` modules; row r is words rows[r·words .. r·words + words), module c = bit c&31 of word c>>5 (1 = dark). */
+export interface QrMatrix {
+  version: number;
+  level: EcLevel;
+  mask: number;
+  size: number;
+  words: number;
+  rows: Int32Array;
+}
+
+export function isDark(m: QrMatrix, r: number, c: number): boolean {
+  return ((m.rows[r * m.words + (c >> 5)]! >>> (c & 31)) & 1) === 1;
+}
+
+/** One byte per module, row-major, 1 = dark (for renderers and tests). */
+export function toModules(m: QrMatrix): Uint8Array {
+  const out = new Uint8Array(m.size * m.size);
+  for (let r = 0; r < m.size; r++) for (let c = 0; c < m.size; c++) out[r * m.size + c] = (m.rows[r * m.words + (c >> 5)]! >>> (c & 31)) & 1;
+  return out;
+}
+
+// Scratch buffers sized for version 40.
+const MAX_WORDS_LEN = 6 * (177 + 2 * PAD);
+const baseR = new Int32Array(MAX_WORDS_LEN);
+const baseC = new Int32Array(MAX_WORDS_LEN);
+const dataBuf = new Uint8Array(totalCodewords(MAX_VERSION));
+const codewordBuf = new Uint8Array(totalCodewords(MAX_VERSION));
+const ecBuf = new Uint8Array(totalCodewords(MAX_VERSION));
+
+// Result rows are views into shared slabs: one backing store per 64 Ki words rather than one per symbol.
+const SLAB_WORDS = 1 << 16;
+let slab = new Int32Array(SLAB_WORDS);
+let slabUsed = 0;
+function allocRows(n: number): Int32Array {
+  if (slabUsed + n > SLAB_WORDS) {
+    slab = new Int32Array(SLAB_WORDS);
+    slabUsed = 0;
+  }
+  const rows = slab.subarray(slabUsed, slabUsed + n);
+  slabUsed += n;
+  return rows;
+}
+
+function toSegments(input: string | Uint8Array | readonly QrSegment[], mode: QrMode | 'auto'): QrSegment[] {
+  if (typeof input === 'string') return [{ mode: mode === 'auto' ? bestMode(input) : mode, data: input }];
+  if (input instanceof Uint8Array) return [{ mode: 'byte', data: input }];
+  return [...input];
+}
+
+// Bits 1,3,5,7 (right column) and 0,2,4,6 (left column) of a codeword gathered into 4 bits, lowest row first:
+// upward codewords fill rows from the bottom (bit 1 lands lowest), downward ones from the top (bit 7 lands lowest).
+const gather = (byte: number, from: number, down: boolean): number => {
+  let v = 0;
+  for (let q = 0; q < 4; q++) v |= ((byte >> (from + 2 * q)) & 1) << (down ? 3 - q : q);
+  return v;
+};
+const RIGHT_UP = Uint8Array.from({ length: 256 }, (_, b) => gather(b, 1, false));
+const LEFT_UP = Uint8Array.from({ length: 256 }, (_, b) => gather(b, 0, false));
+const RIGHT_DOWN = Uint8Array.from({ length: 256 }, (_, b) => gather(b, 1, true));
+const LEFT_DOWN = Uint8Array.from({ length: 256 }, (_, b) => gather(b, 0, true));
+
+/** Place the codewords' bits on the data modules of base arrays already holding the function patterns. */
+function place(L: Layout, codewords: Uint8Array, R: Int32Array, C: Int32Array): void {
+  const { placeR, placeC, planA, planB } = L;
+  for (let j = 0, n = L.dataBits >> 3; j < n; j++) {
+    const byte = codewords[j]!;
+    const a = planA[j]!;
+    const kind = a & 3;
+    if (kind !== 0) {
+      // A regular 2×4 block: two modules per row (right = higher bit), four rows.
+      const s = (a >>> 2) & 31;
+      const ri = a >>> 8;
+      const b = planB[j]!;
+      const ci = b >>> 5;
+      const sh = b & 31;
+      if (kind === 1) {
+        R[ri]! |= ((byte >>> 6) & 3) << s;
+        R[ri - 1]! |= ((byte >>> 4) & 3) << s;
+        R[ri - 2]! |= ((byte >>> 2) & 3) << s;
+        R[ri - 3]! |= (byte & 3) << s;
+        C[ci]! |= RIGHT_UP[byte]! << sh;
+        C[ci - 1]! |= LEFT_UP[byte]! << sh;
+      } else {
+        R[ri]! |= ((byte >>> 6) & 3) << s;
+        R[ri + 1]! |= ((byte >>> 4) & 3) << s;
+        R[ri + 2]! |= ((byte >>> 2) & 3) << s;
+        R[ri + 3]! |= (byte & 3) << s;
+        C[ci]! |= RIGHT_DOWN[byte]! << sh;
+        C[ci - 1]! |= LEFT_DOWN[byte]! << sh;
+      }
+      continue;
+    }
+    for (let bit = 0; bit < 8; bit++) {
+      if (((byte >>> (7 - bit)) & 1) === 0) continue;
+      const pr = placeR[(j << 3) + bit]!;
+      const pc = placeC[(j << 3) + bit]!;
+      R[pr >> 5]! |= 1 << pr;
+      C[pc >> 5]! |= 1 << pc;
+    }
+  }
+  // C words keep a copy of the next word's first row in bit 31.
+  const { stride, wordsC, size } = L;
+  for (let k = 1; k < wordsC; k++) {
+    for (let i = k * stride + PAD, end = i + size; i < end; i++) C[i - stride]! |= (C[i]! & 1) << 31;
+  }
+}
+
+/** The penalty of each of the 8 masks (no early stop), for tests and diagnostics. */
+export function maskPenalties(input: string | Uint8Array | readonly QrSegment[], options: QrOptions = {}): Penalty[] {
+  const { L, level } = prepare(input, options);
+  const out: Penalty[] = [];
+  const x = xorArrays(L, level);
+  for (let p = 0; p < 8; p++) {
+    out.push(penalty(L, baseR, x.R[p]!, baseC, x.C[p]!, options.maskRules ?? 'iso'));
+  }
+  return out;
+}
+
+/** Segments → version → codewords → base arrays (function patterns + unmasked data) in baseR/baseC. */
+function prepare(input: string | Uint8Array | readonly QrSegment[], options: QrOptions): { L: Layout; level: EcLevel } {
+  const level = options.level ?? 'M';
+  checkEcLevel(level);
+  const segs = toSegments(input, options.mode ?? 'auto').map(prepareSegment);
+  let version: number;
+  if (options.version !== undefined) {
+    checkVersion(options.version);
+    version = options.version;
+    const need = segmentsBits(segs, version);
+    if (need > dataCapacityBits(version, level)) throw new RangeError(`QR data does not fit version ${version} at level ${level}: ${need} bits, capacity ${dataCapacityBits(version, level)}`);
+  } else {
+    version = fitVersion(segs, level, options.minVersion ?? 1);
+  }
+  const L = getLayout(version);
+  const bl = blockLayout(version, level);
+  const data = writeDataCodewords(segs, version, bl.dataCodewords * 8, dataBuf);
+  const codewords = interleaveWithEc(data, bl, codewordBuf, ecBuf);
+  baseR.set(L.funcR);
+  baseC.set(L.funcC);
+  place(L, codewords, baseR, baseC);
+  return { L, level };
+}
+
+export function encodeQr(input: string | Uint8Array | readonly QrSegment[], options: QrOptions = {}): QrMatrix {
+  const { L, level } = prepare(input, options);
+  const x = xorArrays(L, level);
+  let mask = options.mask;
+  if (mask !== undefined) {
+    if (!Number.isInteger(mask) || mask < 0 || mask > 7) throw new RangeError(`QR mask must be 0..7, got ${mask}`);
+  } else {
+    const rules = options.maskRules ?? 'iso';
+    let best = Infinity;
+    for (let p = 0; p < 8; p++) {
+      const score = penaltyTotal(L, baseR, x.R[p]!, baseC, x.C[p]!, rules, best);
+      if (score < best) {
+        best = score;
+        mask = p;
+      }
+    }
+  }
+  // R lines of base ^ mask (word-major, padded) → rows (row-major).
+  const { size, stride, wordsR } = L;
+  const xr = x.R[mask!]!;
+  const rows = allocRows(size * wordsR);
+  for (let k = 0; k < wordsR; k++) {
+    for (let r = 0, i = k * stride + PAD; r < size; r++, i++) rows[r * wordsR + k] = baseR[i]! ^ xr[i]!;
+  }
+  return { version: L.version, level, mask: mask!, size, words: wordsR, rows };
+}
