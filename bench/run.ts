@@ -1,11 +1,12 @@
 /**
- * npm run bench [-- devnet|psbt|refresh ...]: runs the named benchmark groups (all by default) and prints a
+ * npm run bench [-- devnet|psbt|refresh|qr ...]: runs the named benchmark groups (all by default) and prints a
  * table per group with the ratio against a naive baseline measured in the same run.
  * Speed goals live here and in BENCHMARKS.md, never as timed assertions in tests.
  */
 import { benchDevnet } from './devnet';
 import { benchPsbt } from './psbt';
 import { benchPsbtWorker } from './psbt-worker';
+import { benchQr } from './qr';
 import { benchRefresh } from './refresh';
 import { printTable, type Row } from './table';
 
@@ -14,6 +15,7 @@ const groups: Record<string, () => Promise<Row[]>> = {
   'psbt-worker': benchPsbtWorker,
   devnet: benchDevnet,
   refresh: benchRefresh,
+  qr: benchQr,
 };
 
 async function main(): Promise<void> {
