@@ -7,7 +7,7 @@
 import { getLayout, PAD, xorArrays, type Layout } from './layout';
 import { penalty, penaltyTotal, type MaskRules, type Penalty } from './penalty';
 import { interleaveWithEc } from './reed-solomon';
-import { bestMode, fitVersion, prepareSegment, segmentsBits, writeDataCodewords, type QrMode, type QrSegment } from './segments';
+import { bestMode, fitVersion, prepareSegment, segmentsBits, writeDataCodewords, type PreparedSegment, type QrMode, type QrSegment } from './segments';
 import { blockLayout, checkEcLevel, checkVersion, dataCapacityBits, MAX_VERSION, totalCodewords, type EcLevel } from './tables';
 
 export interface QrOptions {
@@ -48,7 +48,8 @@ export function toModules(m: QrMatrix): Uint8Array {
 // Scratch buffers sized for version 40.
 const MAX_WORDS_LEN = 6 * (177 + 2 * PAD);
 const baseR = new Int32Array(MAX_WORDS_LEN);
-const baseC = new Int32Array(MAX_WORDS_LEN);
+// One stride more for C: place() writes (zeros, unless rows straddle two words) one word on.
+const baseC = new Int32Array(MAX_WORDS_LEN + 177 + 2 * PAD);
 const dataBuf = new Uint8Array(totalCodewords(MAX_VERSION));
 const codewordBuf = new Uint8Array(totalCodewords(MAX_VERSION));
 const ecBuf = new Uint8Array(totalCodewords(MAX_VERSION));
@@ -67,10 +68,10 @@ function allocRows(n: number): Int32Array {
   return rows;
 }
 
-function toSegments(input: string | Uint8Array | readonly QrSegment[], mode: QrMode | 'auto'): QrSegment[] {
-  if (typeof input === 'string') return [{ mode: mode === 'auto' ? bestMode(input) : mode, data: input }];
-  if (input instanceof Uint8Array) return [{ mode: 'byte', data: input }];
-  return [...input];
+function toSegments(input: string | Uint8Array | readonly QrSegment[], mode: QrMode | 'auto'): PreparedSegment[] {
+  if (typeof input === 'string') return mode === 'auto' ? [prepareSegment({ mode: bestMode(input), data: input }, true)] : [prepareSegment({ mode, data: input })];
+  if (input instanceof Uint8Array) return [prepareSegment({ mode: 'byte', data: input })];
+  return input.map((seg) => prepareSegment(seg));
 }
 
 // Bits 1,3,5,7 (right column) and 0,2,4,6 (left column) of a codeword gathered into 4 bits, lowest row first:
@@ -87,33 +88,31 @@ const LEFT_DOWN = Uint8Array.from({ length: 256 }, (_, b) => gather(b, 0, true))
 
 /** Place the codewords' bits on the data modules of base arrays already holding the function patterns. */
 function place(L: Layout, codewords: Uint8Array, R: Int32Array, C: Int32Array): void {
-  const { placeR, placeC, planA, planB } = L;
+  const { placeR, placeC, planA, planB, stride } = L;
   for (let j = 0, n = L.dataBits >> 3; j < n; j++) {
     const byte = codewords[j]!;
     const a = planA[j]!;
-    const kind = a & 3;
+    const kind = a & 7;
     if (kind !== 0) {
-      // A regular 2×4 block: two modules per row (right = higher bit), four rows.
-      const s = (a >>> 2) & 31;
+      // A regular 2×4 block: two modules per row (right = the higher bit), four rows. In C, a column's 4 bits go at
+      // its lowest row; rows past the word's 31st go to the next word (a 0 write unless the rows straddle two).
+      const s = (a >>> 3) & 31;
       const ri = a >>> 8;
       const b = planB[j]!;
       const ci = b >>> 5;
       const sh = b & 31;
-      if (kind === 1) {
-        R[ri]! |= ((byte >>> 6) & 3) << s;
-        R[ri - 1]! |= ((byte >>> 4) & 3) << s;
-        R[ri - 2]! |= ((byte >>> 2) & 3) << s;
-        R[ri - 3]! |= (byte & 3) << s;
-        C[ci]! |= RIGHT_UP[byte]! << sh;
-        C[ci - 1]! |= LEFT_UP[byte]! << sh;
-      } else {
-        R[ri]! |= ((byte >>> 6) & 3) << s;
-        R[ri + 1]! |= ((byte >>> 4) & 3) << s;
-        R[ri + 2]! |= ((byte >>> 2) & 3) << s;
-        R[ri + 3]! |= (byte & 3) << s;
-        C[ci]! |= RIGHT_DOWN[byte]! << sh;
-        C[ci - 1]! |= LEFT_DOWN[byte]! << sh;
-      }
+      const up = kind === 1;
+      const d = up ? -1 : 1;
+      R[ri]! |= ((byte >>> 6) & 3) << s;
+      R[ri + d]! |= ((byte >>> 4) & 3) << s;
+      R[ri + 2 * d]! |= ((byte >>> 2) & 3) << s;
+      R[ri + 3 * d]! |= (byte & 3) << s;
+      const right = up ? RIGHT_UP[byte]! : RIGHT_DOWN[byte]!;
+      const left = up ? LEFT_UP[byte]! : LEFT_DOWN[byte]!;
+      C[ci]! |= right << sh;
+      C[ci - 1]! |= left << sh;
+      C[ci + stride]! |= right >>> (31 - sh);
+      C[ci + stride - 1]! |= left >>> (31 - sh);
       continue;
     }
     for (let bit = 0; bit < 8; bit++) {
@@ -125,7 +124,7 @@ function place(L: Layout, codewords: Uint8Array, R: Int32Array, C: Int32Array): 
     }
   }
   // C words keep a copy of the next word's first row in bit 31.
-  const { stride, wordsC, size } = L;
+  const { wordsC, size } = L;
   for (let k = 1; k < wordsC; k++) {
     for (let i = k * stride + PAD, end = i + size; i < end; i++) C[i - stride]! |= (C[i]! & 1) << 31;
   }
@@ -146,7 +145,7 @@ export function maskPenalties(input: string | Uint8Array | readonly QrSegment[],
 function prepare(input: string | Uint8Array | readonly QrSegment[], options: QrOptions): { L: Layout; level: EcLevel } {
   const level = options.level ?? 'M';
   checkEcLevel(level);
-  const segs = toSegments(input, options.mode ?? 'auto').map(prepareSegment);
+  const segs = toSegments(input, options.mode ?? 'auto');
   let version: number;
   if (options.version !== undefined) {
     checkVersion(options.version);

@@ -30,10 +30,10 @@ export interface Layout {
   placeR: Uint16Array;
   placeC: Uint16Array;
   /**
-   * Per codeword, a fast path when its 8 modules are the regular 2×4 block of the zigzag (4 rows in one direction,
-   * both columns in one R word, all 4 rows in one C word): planA = R index of its first row << 8 | bit of the left
-   * column << 2 | 1 (upward) or 2 (downward), 0 for the rest (placed bit by bit); planB = C index of the right
-   * column at its lowest row << 5 | that row's bit.
+   * Per codeword, a fast path when its 8 modules are the regular 2×4 block of the zigzag (codewordPlan): planA =
+   * R index of its first row << 8 | bit of the left column << 3 | 1 (upward) or 2 (downward), 0 for the rest
+   * (placed bit by bit); planB = C index of the right column at its lowest row << 5 | that row's bit (rows past a
+   * word's 31st continue at bit 0 of the next word, one stride on).
    */
   planA: Int32Array;
   planB: Int32Array;
@@ -177,21 +177,28 @@ function buildLayout(version: number): Layout {
   L.planA = new Int32Array(codewords);
   L.planB = new Int32Array(codewords);
   for (let j = 0; j < codewords; j++) {
-    const t0 = 8 * j;
-    const r0 = rowOf[t0]!;
-    const c = colOf[t0]!;
-    const dir = rowOf[t0 + 2]! - r0;
-    let regular = (dir === 1 || dir === -1) && (c & 31) !== 0;
-    for (let q = 0; q < 4 && regular; q++) {
-      const r = r0 + q * dir;
-      regular = rowOf[t0 + 2 * q] === r && colOf[t0 + 2 * q] === c && rowOf[t0 + 2 * q + 1] === r && colOf[t0 + 2 * q + 1] === c - 1;
-    }
-    const rMin = Math.min(r0, r0 + 3 * dir);
-    if (!regular || Math.floor(rMin / 31) !== Math.floor((rMin + 3) / 31)) continue;
-    L.planA[j] = (indexR(L, r0, c) << 8) | (((c - 1) & 31) << 2) | (dir === -1 ? 1 : 2);
-    L.planB[j] = (indexC(L, rMin, c) << 5) | (rMin % 31);
+    const plan = codewordPlan(L, rowOf, colOf, 8 * j);
+    L.planA[j] = plan[0];
+    L.planB[j] = plan[1];
   }
   return L;
+}
+
+/**
+ * The fast-path plan of the codeword whose bits are t0..t0+7 (see Layout.planA), or [0, 0]: its 8 modules are
+ * 4 rows of the strip in one direction, each row right then left module, and both columns in one R word.
+ */
+function codewordPlan(L: Layout, rowOf: Int32Array, colOf: Int32Array, t0: number): [number, number] {
+  const same = (t: number, r: number, c: number): boolean => rowOf[t] === r && colOf[t] === c;
+  const lowest = (r: number, c: number): number => (indexC(L, r, c) << 5) | (r % 31);
+  const r0 = rowOf[t0]!;
+  // (r0, c) (r0, c−1) (r0+d, c) (r0+d, c−1) … four rows.
+  const c = colOf[t0]!;
+  const d = rowOf[t0 + 2]! - r0;
+  let ok = (d === 1 || d === -1) && (c & 31) !== 0;
+  for (let q = 0; q < 4 && ok; q++) ok = same(t0 + 2 * q, r0 + q * d, c) && same(t0 + 2 * q + 1, r0 + q * d, c - 1);
+  if (ok) return [(indexR(L, r0, c) << 8) | (((c - 1) & 31) << 3) | (d === -1 ? 1 : 2), lowest(Math.min(r0, r0 + 3 * d), c)];
+  return [0, 0];
 }
 
 /** Mask p on the data modules of this layout, as R and C arrays. */

@@ -56,19 +56,33 @@ function rsTable(degree: number): Int32Array {
 /** Error correction codewords of data[start, start+length) written to out[outStart, outStart+degree). */
 export function rsRemainder(data: Uint8Array, start: number, length: number, degree: number, out: Uint8Array, outStart: number): void {
   const t = rsTable(degree);
-  // The remainder, 32 bytes in eight registers (the bytes past `degree` stay 0).
+  // The remainder, 32 bytes in eight registers (the bytes past `degree` stay 0); degree ≤ 28 needs seven.
   let r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, r7 = 0; // prettier-ignore
-  for (let j = start, end = start + length; j < end; j++) {
-    // Shift the remainder one coefficient (byte) down and add the generator times the feedback byte.
-    const f = ((data[j]! ^ r0) & 0xff) << 3;
-    r0 = ((r0 >>> 8) | (r1 << 24)) ^ t[f]!;
-    r1 = ((r1 >>> 8) | (r2 << 24)) ^ t[f + 1]!;
-    r2 = ((r2 >>> 8) | (r3 << 24)) ^ t[f + 2]!;
-    r3 = ((r3 >>> 8) | (r4 << 24)) ^ t[f + 3]!;
-    r4 = ((r4 >>> 8) | (r5 << 24)) ^ t[f + 4]!;
-    r5 = ((r5 >>> 8) | (r6 << 24)) ^ t[f + 5]!;
-    r6 = ((r6 >>> 8) | (r7 << 24)) ^ t[f + 6]!;
-    r7 = (r7 >>> 8) ^ t[f + 7]!;
+  const end = start + length;
+  if (degree <= 28) {
+    for (let j = start; j < end; j++) {
+      // Shift the remainder one coefficient (byte) down and add the generator times the feedback byte.
+      const f = ((data[j]! ^ r0) & 0xff) << 3;
+      r0 = ((r0 >>> 8) | (r1 << 24)) ^ t[f]!;
+      r1 = ((r1 >>> 8) | (r2 << 24)) ^ t[f + 1]!;
+      r2 = ((r2 >>> 8) | (r3 << 24)) ^ t[f + 2]!;
+      r3 = ((r3 >>> 8) | (r4 << 24)) ^ t[f + 3]!;
+      r4 = ((r4 >>> 8) | (r5 << 24)) ^ t[f + 4]!;
+      r5 = ((r5 >>> 8) | (r6 << 24)) ^ t[f + 5]!;
+      r6 = (r6 >>> 8) ^ t[f + 6]!;
+    }
+  } else {
+    for (let j = start; j < end; j++) {
+      const f = ((data[j]! ^ r0) & 0xff) << 3;
+      r0 = ((r0 >>> 8) | (r1 << 24)) ^ t[f]!;
+      r1 = ((r1 >>> 8) | (r2 << 24)) ^ t[f + 1]!;
+      r2 = ((r2 >>> 8) | (r3 << 24)) ^ t[f + 2]!;
+      r3 = ((r3 >>> 8) | (r4 << 24)) ^ t[f + 3]!;
+      r4 = ((r4 >>> 8) | (r5 << 24)) ^ t[f + 4]!;
+      r5 = ((r5 >>> 8) | (r6 << 24)) ^ t[f + 5]!;
+      r6 = ((r6 >>> 8) | (r7 << 24)) ^ t[f + 6]!;
+      r7 = (r7 >>> 8) ^ t[f + 7]!;
+    }
   }
   const words = [r0, r1, r2, r3, r4, r5, r6, r7];
   for (let i = 0; i < degree; i++) out[outStart + i] = words[i >> 2]! >>> (8 * (i & 3));

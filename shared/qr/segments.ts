@@ -41,7 +41,13 @@ export function isAlphanumeric(text: string): boolean {
 
 /** The narrowest single mode that holds the whole text. */
 export function bestMode(text: string): QrMode {
-  return isNumeric(text) ? 'numeric' : isAlphanumeric(text) ? 'alphanumeric' : 'byte';
+  let numeric = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || ALNUM_VALUE[c]! < 0) return 'byte';
+    if (c < 48 || c > 57) numeric = false;
+  }
+  return numeric ? 'numeric' : 'alphanumeric';
 }
 
 /** A segment checked and measured: `count` characters (or bytes) and `bits` data bits, header excluded. */
@@ -55,7 +61,8 @@ export interface PreparedSegment {
 
 const utf8 = new TextEncoder();
 
-export function prepareSegment(seg: QrSegment): PreparedSegment {
+/** `checked`: the text is known to fit the mode (bestMode said so). */
+export function prepareSegment(seg: QrSegment, checked = false): PreparedSegment {
   const { mode, data } = seg;
   if (mode === 'byte') {
     const bytes = typeof data === 'string' ? utf8.encode(data) : data;
@@ -63,12 +70,12 @@ export function prepareSegment(seg: QrSegment): PreparedSegment {
   }
   if (typeof data !== 'string') throw new TypeError(`QR ${mode} segment needs text`);
   if (mode === 'numeric') {
-    if (!isNumeric(data)) throw new RangeError('QR numeric segment: only digits 0-9 can be encoded');
+    if (!checked && !isNumeric(data)) throw new RangeError('QR numeric segment: only digits 0-9 can be encoded');
     const n = data.length;
     return { mode, text: data, bytes: null, count: n, bits: 10 * Math.floor(n / 3) + [0, 4, 7][n % 3]! };
   }
   if (mode === 'alphanumeric') {
-    if (!isAlphanumeric(data)) throw new RangeError(`QR alphanumeric segment: only "${ALPHANUMERIC_CHARS}" can be encoded (uppercase the text first)`);
+    if (!checked && !isAlphanumeric(data)) throw new RangeError(`QR alphanumeric segment: only "${ALPHANUMERIC_CHARS}" can be encoded (uppercase the text first)`);
     const n = data.length;
     return { mode, text: data, bytes: null, count: n, bits: 11 * (n >> 1) + 6 * (n & 1) };
   }
@@ -92,25 +99,31 @@ export function fitVersion(segs: readonly PreparedSegment[], level: EcLevel, min
   throw new RangeError(`QR data too long: ${need} bits, a version 40 symbol at level ${level} holds ${dataCapacityBits(MAX_VERSION, level)}`);
 }
 
-/** MSB-first bit writer into a preallocated byte array. */
+/** MSB-first bit writer into a byte array: bits gather in a small accumulator and leave a byte at a time. */
 class BitWriter {
   bitLength = 0;
-  constructor(readonly buf: Uint8Array) {
-    buf.fill(0);
-  }
-  /** The n low bits of value (n ≤ 24), most significant first, a byte at a time. */
+  #pos = 0;
+  #acc = 0;
+  #n = 0;
+  constructor(readonly buf: Uint8Array) {}
+  /** The n low bits of value (n ≤ 16), most significant first. */
   put(value: number, n: number): void {
-    let pos = this.bitLength;
-    let left = n;
-    while (left > 0) {
-      const free = 8 - (pos & 7);
-      const take = free < left ? free : left;
-      const chunk = (value >>> (left - take)) & ((1 << take) - 1);
-      this.buf[pos >> 3]! |= chunk << (free - take);
-      pos += take;
-      left -= take;
+    let acc = (this.#acc << n) | value;
+    let k = this.#n + n;
+    while (k >= 8) {
+      k -= 8;
+      this.buf[this.#pos++] = acc >>> k;
     }
-    this.bitLength = pos;
+    this.#acc = acc & ((1 << k) - 1);
+    this.#n = k;
+    this.bitLength += n;
+  }
+  /** Zero bits up to the next byte boundary; returns the number of bytes written. */
+  flush(): number {
+    if (this.#n > 0) this.buf[this.#pos++] = this.#acc << (8 - this.#n);
+    this.#acc = 0;
+    this.#n = 0;
+    return this.#pos;
   }
 }
 
@@ -137,8 +150,9 @@ export function writeDataCodewords(segs: readonly PreparedSegment[], version: nu
     }
   }
   if (w.bitLength > capacityBits) throw new RangeError('QR data does not fit the chosen version');
-  // Terminator (up to four 0 bits), then 0 bits to a byte boundary (the buffer is zeroed), then pad codewords.
-  const used = Math.ceil(Math.min(w.bitLength + 4, capacityBits) / 8);
-  for (let i = used, pad = 0xec; i < capacityBits >> 3; i++, pad ^= 0xec ^ 0x11) out[i] = pad;
+  // Terminator (up to four 0 bits), then 0 bits to a byte boundary, then pad codewords.
+  let i = w.flush();
+  for (const used = Math.ceil(Math.min(w.bitLength + 4, capacityBits) / 8); i < used; i++) out[i] = 0;
+  for (let pad = 0xec; i < capacityBits >> 3; i++, pad ^= 0xec ^ 0x11) out[i] = pad;
   return out.subarray(0, capacityBits >> 3);
 }

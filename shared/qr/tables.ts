@@ -75,8 +75,11 @@ export function blockLayout(version: number, level: EcLevel): BlockLayout {
   return { ecPerBlock, blocks, shortBlocks: blocks - longBlocks, shortData: Math.floor(total / blocks) - ecPerBlock, dataCodewords };
 }
 
+const DATA_CODEWORDS = new Int32Array(4 * 41);
+for (let v = MIN_VERSION; v <= MAX_VERSION; v++) for (const level of EC_LEVELS) DATA_CODEWORDS[EC_INDEX[level] * 41 + v] = blockLayout(v, level).dataCodewords;
+
 /** Data capacity in bits of a symbol (what the segments, their headers and the terminator must fit in). */
-export const dataCapacityBits = (version: number, level: EcLevel): number => blockLayout(version, level).dataCodewords * 8;
+export const dataCapacityBits = (version: number, level: EcLevel): number => DATA_CODEWORDS[EC_INDEX[level] * 41 + version]! * 8;
 
 /** Row/column coordinates of the alignment pattern centres (ISO/IEC 18004 Annex E); none for version 1. */
 export function alignmentCoords(version: number): number[] {
