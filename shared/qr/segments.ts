@@ -108,7 +108,7 @@ class BitWriter {
   constructor(readonly buf: Uint8Array) {}
   /** The n low bits of value (n ≤ 16), most significant first. */
   put(value: number, n: number): void {
-    let acc = (this.#acc << n) | value;
+    const acc = (this.#acc << n) | value;
     let k = this.#n + n;
     while (k >= 8) {
       k -= 8;
