@@ -1,5 +1,6 @@
 /**
- * Mask penalties. shared/qr/penalty.ts scores 31–32 modules per operation; here it is checked against
+ * Mask penalties. shared/qr/penalty.ts scores 31–32 modules per operation (and the last, short words of both
+ * directions as one where they fit: versions 4–7, 12–15, 20–23, 27–31, 35–39); here it is checked against
  *  - the qrcode package's own scoring functions (maskRules 'qrcode': rule for rule, mask for mask), and
  *  - test/qr/reference-penalty.ts, a plain module-by-module reading of ISO/IEC 18004 Table 11 (maskRules 'iso'),
  * and the two places where the package departs from the standard are shown on hand-made grids.
@@ -30,7 +31,7 @@ describe('mask penalty', () => {
     for (let n = 0; n < 48; n++) {
       const mode = r.pick(MODES);
       const level = r.pick(EC_LEVELS);
-      const text = randomText(r, mode, 1 + r.int(n < 24 ? 120 : 900));
+      const text = randomText(r, mode, 1 + r.int(n < 16 ? 120 : n < 32 || mode === 'byte' ? 600 : 2000));
       const ours = maskPenalties(text, { level, mode, maskRules: 'qrcode' });
       for (let mask = 0; mask < 8; mask++) {
         const lib = librarySymbol(text, mode, { level, mask });
@@ -46,7 +47,7 @@ describe('mask penalty', () => {
     for (let n = 0; n < 48; n++) {
       const mode = r.pick(MODES);
       const level = r.pick(EC_LEVELS);
-      const text = randomText(r, mode, 1 + r.int(n < 24 ? 120 : 900));
+      const text = randomText(r, mode, 1 + r.int(n < 16 ? 120 : n < 32 || mode === 'byte' ? 600 : 2000));
       const ours = maskPenalties(text, { level, mode, maskRules: 'iso' });
       const totals: number[] = [];
       for (let mask = 0; mask < 8; mask++) {
@@ -60,6 +61,26 @@ describe('mask penalty', () => {
       expect(encodeQr(text, { level, mode, maskRules: 'iso' }).mask).toBe(totals.indexOf(Math.min(...totals)));
       expect(encodeQr(text, { level, mode }).mask, "'iso' is the default").toBe(totals.indexOf(Math.min(...totals)));
     }
+  });
+
+  it('versions 33–40 (six words a line; merged last words on 35–39), both rule sets', () => {
+    const r = rng(8);
+    const versions: number[] = [];
+    for (const len of [3000, 3300, 3600, 3900, 4250]) {
+      const text = randomText(r, 'alphanumeric', len);
+      const iso = maskPenalties(text, { level: 'L', maskRules: 'iso' });
+      const pkg = maskPenalties(text, { level: 'L', maskRules: 'qrcode' });
+      for (let mask = 0; mask < 8; mask++) {
+        const m = encodeQr(text, { level: 'L', mask });
+        const { total: _t, ...isoRules } = iso[mask]!;
+        const { total: _u, ...pkgRules } = pkg[mask]!;
+        expect(isoRules).toEqual(referencePenalty(toModules(m), m.size, 'iso'));
+        const lib = librarySymbol(text, 'alphanumeric', { level: 'L', mask });
+        expect(pkgRules).toEqual(libraryScores(grid(lib.size, lib.modules)));
+        if (mask === 0) versions.push(m.version);
+      }
+    }
+    expect(versions).toEqual([33, 35, 37, 38, 40]);
   });
 
   it('the reference scores hand-made grids as Table 11 says', () => {
