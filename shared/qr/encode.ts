@@ -94,33 +94,54 @@ function place(L: Layout, codewords: Uint8Array, R: Int32Array, C: Int32Array): 
     const a = planA[j]!;
     const kind = a & 7;
     if (kind !== 0) {
-      // A regular 2×4 block: two modules per row (right = the higher bit), four rows. In C, a column's 4 bits go at
-      // its lowest row; rows past the word's 31st go to the next word (a 0 write unless the rows straddle two).
+      // Two modules per row (right = the higher bit) over four rows, or shifted by one module over five. In C, a
+      // column's 4 bits go at its lowest row; rows past the word's 31st go to the next word (a 0 write unless the
+      // rows straddle two words).
       const s = (a >>> 3) & 31;
       const ri = a >>> 8;
       const b = planB[j]!;
       const ci = b >>> 5;
       const sh = b & 31;
-      const up = kind === 1;
-      const d = up ? -1 : 1;
-      R[ri]! |= ((byte >>> 6) & 3) << s;
-      R[ri + d]! |= ((byte >>> 4) & 3) << s;
-      R[ri + 2 * d]! |= ((byte >>> 2) & 3) << s;
-      R[ri + 3 * d]! |= (byte & 3) << s;
-      const right = up ? RIGHT_UP[byte]! : RIGHT_DOWN[byte]!;
-      const left = up ? LEFT_UP[byte]! : LEFT_DOWN[byte]!;
-      C[ci]! |= right << sh;
-      C[ci - 1]! |= left << sh;
-      C[ci + stride]! |= right >>> (31 - sh);
-      C[ci + stride - 1]! |= left >>> (31 - sh);
+      const d = (kind & 1) === 1 ? -1 : 1; // kinds 1, 3 go up
+      let base: number;
+      let other: number;
+      if (kind <= 2) {
+        R[ri]! |= ((byte >>> 6) & 3) << s;
+        R[ri + d]! |= ((byte >>> 4) & 3) << s;
+        R[ri + 2 * d]! |= ((byte >>> 2) & 3) << s;
+        R[ri + 3 * d]! |= (byte & 3) << s;
+        // Base: the right column; the left one (ci − 1) has the same rows.
+        base = d < 0 ? RIGHT_UP[byte]! : RIGHT_DOWN[byte]!;
+        other = d < 0 ? LEFT_UP[byte]! : LEFT_DOWN[byte]!;
+        C[ci - 1]! |= other << sh;
+        C[ci - 1 + stride]! |= other >>> (31 - sh);
+      } else {
+        // Left of the first row, pairs of the next three, right of the fifth.
+        R[ri]! |= ((byte >>> 7) & 1) << s;
+        R[ri + d]! |= ((byte >>> 5) & 3) << s;
+        R[ri + 2 * d]! |= ((byte >>> 3) & 3) << s;
+        R[ri + 3 * d]! |= ((byte >>> 1) & 3) << s;
+        R[ri + 4 * d]! |= (byte & 1) << (s + 1);
+        // Up: base = the right column from the fifth row (bits 0, 2, 4, 6 upwards), the left one a row higher
+        // (bits 1, 3, 5, 7). Down: base = the left column from the first row (bits 7, 5, 3, 1 downwards), the right
+        // one a row lower (bits 6, 4, 2, 0).
+        base = d < 0 ? LEFT_UP[byte]! : RIGHT_DOWN[byte]!;
+        other = d < 0 ? RIGHT_UP[byte]! : LEFT_DOWN[byte]!;
+        const co = d < 0 ? ci - 1 : ci + 1;
+        C[co]! |= other << (sh + 1);
+        C[co + stride]! |= other >>> (30 - sh);
+      }
+      C[ci]! |= base << sh;
+      C[ci + stride]! |= base >>> (31 - sh);
       continue;
     }
-    for (let bit = 0; bit < 8; bit++) {
-      if (((byte >>> (7 - bit)) & 1) === 0) continue;
-      const pr = placeR[(j << 3) + bit]!;
-      const pc = placeC[(j << 3) + bit]!;
-      R[pr >> 5]! |= 1 << pr;
-      C[pc >> 5]! |= 1 << pc;
+    // Bit by bit, without a branch on the data (a data-dependent branch here mispredicts about half the time).
+    for (let bit = 0, t = j << 3; bit < 8; bit++, t++) {
+      const v = (byte >>> (7 - bit)) & 1;
+      const pr = placeR[t]!;
+      const pc = placeC[t]!;
+      R[pr >> 5]! |= v << pr;
+      C[pc >> 5]! |= v << pc;
     }
   }
   // C words keep a copy of the next word's first row in bit 31.

@@ -30,10 +30,10 @@ export interface Layout {
   placeR: Uint16Array;
   placeC: Uint16Array;
   /**
-   * Per codeword, a fast path when its 8 modules are the regular 2×4 block of the zigzag (codewordPlan): planA =
-   * R index of its first row << 8 | bit of the left column << 3 | 1 (upward) or 2 (downward), 0 for the rest
-   * (placed bit by bit); planB = C index of the right column at its lowest row << 5 | that row's bit (rows past a
-   * word's 31st continue at bit 0 of the next word, one stride on).
+   * Per codeword, a fast path when its 8 modules form one of the zigzag's regular shapes (codewordPlan): planA =
+   * R index of its first row << 8 | bit of the left column << 3 | shape (1 aligned up, 2 aligned down, 3 shifted
+   * up, 4 shifted down; 0: placed bit by bit); planB = C index of the base column at its lowest row << 5 | that
+   * row's bit (rows past a word's 31st continue at bit 0 of the next word, one stride on).
    */
   planA: Int32Array;
   planB: Int32Array;
@@ -185,19 +185,32 @@ function buildLayout(version: number): Layout {
 }
 
 /**
- * The fast-path plan of the codeword whose bits are t0..t0+7 (see Layout.planA), or [0, 0]: its 8 modules are
- * 4 rows of the strip in one direction, each row right then left module, and both columns in one R word.
+ * The fast-path plan of the codeword whose bits are t0..t0+7 (see Layout.planA), or [0, 0]. Two shapes fill long
+ * stretches of every strip (both columns in one R word): aligned (4 rows, each right then left module) and shifted
+ * by one module after an alignment pattern covered one column (the left module of a first row, 3 rows of pairs,
+ * the right module of a fifth row).
  */
 function codewordPlan(L: Layout, rowOf: Int32Array, colOf: Int32Array, t0: number): [number, number] {
   const same = (t: number, r: number, c: number): boolean => rowOf[t] === r && colOf[t] === c;
   const lowest = (r: number, c: number): number => (indexC(L, r, c) << 5) | (r % 31);
   const r0 = rowOf[t0]!;
-  // (r0, c) (r0, c−1) (r0+d, c) (r0+d, c−1) … four rows.
-  const c = colOf[t0]!;
-  const d = rowOf[t0 + 2]! - r0;
-  let ok = (d === 1 || d === -1) && (c & 31) !== 0;
-  for (let q = 0; q < 4 && ok; q++) ok = same(t0 + 2 * q, r0 + q * d, c) && same(t0 + 2 * q + 1, r0 + q * d, c - 1);
-  if (ok) return [(indexR(L, r0, c) << 8) | (((c - 1) & 31) << 3) | (d === -1 ? 1 : 2), lowest(Math.min(r0, r0 + 3 * d), c)];
+  // Aligned: (r0, c) (r0, c−1) (r0+d, c) (r0+d, c−1) … four rows.
+  {
+    const c = colOf[t0]!;
+    const d = rowOf[t0 + 2]! - r0;
+    let ok = (d === 1 || d === -1) && (c & 31) !== 0;
+    for (let q = 0; q < 4 && ok; q++) ok = same(t0 + 2 * q, r0 + q * d, c) && same(t0 + 2 * q + 1, r0 + q * d, c - 1);
+    if (ok) return [(indexR(L, r0, c) << 8) | (((c - 1) & 31) << 3) | (d === -1 ? 1 : 2), lowest(Math.min(r0, r0 + 3 * d), c)];
+  }
+  // Shifted: (r0, c−1), then (r0+d, c) (r0+d, c−1) … for three rows, then (r0+4d, c).
+  {
+    const c = colOf[t0]! + 1;
+    const d = rowOf[t0 + 1]! - r0;
+    let ok = (d === 1 || d === -1) && (c & 31) !== 0 && same(t0 + 7, r0 + 4 * d, c);
+    for (let q = 1; q < 4 && ok; q++) ok = same(t0 + 2 * q - 1, r0 + q * d, c) && same(t0 + 2 * q, r0 + q * d, c - 1);
+    // C base: the column whose four rows start lower (up: the right one from r0−4; down: the left one from r0).
+    if (ok) return [(indexR(L, r0, c) << 8) | (((c - 1) & 31) << 3) | (d === -1 ? 3 : 4), d === -1 ? lowest(r0 - 4, c) : lowest(r0, c - 1)];
+  }
   return [0, 0];
 }
 
