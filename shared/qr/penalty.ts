@@ -47,7 +47,6 @@ function validBits(size: number, bitsPerWord: number, k: number): number {
 // Running sums of the word scans (module-level to keep the hot path free of allocations).
 let weighted = 0; // N1 points + 3 × N2 blocks
 let finders = 0;
-let blocks = 0;
 let dark = 0;
 
 // Lines of one word where a 1011101 pattern starts, and its lanes (sized for version 40).
@@ -82,7 +81,6 @@ const nibbleCounts = (x: number): number => {
 function scanWord(B: Int32Array, X: Int32Array, b: number, size: number, vm: number, vm2: number, vmDark: number, iso: boolean, withBlocks: boolean): void {
   let w1 = 0;
   let n3 = 0;
-  let n2 = 0;
   let d = 0;
   let l0 = B[b]! ^ X[b]!;
   let l1 = B[b + 1]! ^ X[b + 1]!;
@@ -110,7 +108,6 @@ function scanWord(B: Int32Array, X: Int32Array, b: number, size: number, vm: num
       let dk = nibbleCounts(l0 & vmDark);
       dk = (dk + (dk >>> 4)) & M4;
       d += Math.imul(dk, 0x01010101) >>> 24;
-      n2 += Math.imul(u, 0x01010101) >>> 24;
     }
     w1 += Math.imul(t, 0x01010101) >>> 24;
     // 1011101 candidates are queued without a branch (the slot is reused while p is 0) and checked below.
@@ -145,7 +142,6 @@ function scanWord(B: Int32Array, X: Int32Array, b: number, size: number, vm: num
       if (i < size - 1) {
         const s = ~(a ^ (B[b + i + 1]! ^ X[b + i + 1]!));
         const blk = popcount(s & (s >>> 1) & ~(a ^ (a >>> 1)) & vm2);
-        n2 += blk;
         w1 += 3 * blk;
       }
       d += popcount(a & vmDark);
@@ -153,7 +149,6 @@ function scanWord(B: Int32Array, X: Int32Array, b: number, size: number, vm: num
   }
   weighted += w1;
   finders += n3;
-  blocks += n2;
   dark += d;
 }
 
@@ -170,7 +165,7 @@ export function n4Points(darkModules: number, total: number, rules: MaskRules): 
  */
 function scanAll(L: Layout, BR: Int32Array, XR: Int32Array, BC: Int32Array, XC: Int32Array, iso: boolean, limit: number): boolean {
   const { size, stride, wordsC, wordsR } = L;
-  weighted = finders = blocks = dark = 0;
+  weighted = finders = dark = 0;
   const lastC = size - 31 * (wordsC - 1);
   const lastR = size - 32 * (wordsR - 1);
   const merge = wordsC > 1 && lastC + lastR <= 32;
@@ -202,9 +197,25 @@ export function penaltyTotal(L: Layout, BR: Int32Array, XR: Int32Array, BC: Int3
   return weighted + 40 * finders + n4Points(dark, L.size * L.size, rules);
 }
 
+/** N2's 2×2 blocks alone, plainly (for penalty(): the scans only keep N1 + 3·N2). */
+function countBlocks(L: Layout, BC: Int32Array, XC: Int32Array): number {
+  const { size, stride, wordsC } = L;
+  let n = 0;
+  for (let k = 0; k < wordsC; k++) {
+    const vm2 = validBits(size - 1, 31, k);
+    for (let j = k * stride + PAD, end = j + size - 1; j < end; j++) {
+      const a = BC[j]! ^ XC[j]!;
+      const s = ~(a ^ (BC[j + 1]! ^ XC[j + 1]!));
+      n += popcount(s & (s >>> 1) & ~(a ^ (a >>> 1)) & vm2);
+    }
+  }
+  return n;
+}
+
 /** The four rule scores of a masked symbol (no early stop). */
 export function penalty(L: Layout, BR: Int32Array, XR: Int32Array, BC: Int32Array, XC: Int32Array, rules: MaskRules): Penalty {
   scanAll(L, BR, XR, BC, XC, rules === 'iso', Infinity);
+  const blocks = countBlocks(L, BC, XC);
   const out: Penalty = { n1: weighted - 3 * blocks, n2: 3 * blocks, n3: 40 * finders, n4: n4Points(dark, L.size * L.size, rules), total: 0 };
   out.total = out.n1 + out.n2 + out.n3 + out.n4;
   return out;
