@@ -38,7 +38,7 @@ function refusal(scanner: PsbtUrScanner, text: string): UrScanErrorCode {
 }
 
 describe('PSBT → UR parts', () => {
-  it('fragments: seqLen pure parts in order, uppercase (alphanumeric QR), as the library writes them', () => {
+  it('fragments: seqLen pure parts in order, then mixed ones, uppercase (alphanumeric QR), as the library writes them', () => {
     const psbt = fakePsbt(1000, 1);
     const ur = encodePsbtUr(psbt, { maxFragmentLength: 100 });
     expect(ur).toMatchObject({ kind: 'multi', seqLen: 11, messageLength: 1008, fragmentLength: 92, type: 'crypto-psbt' });
@@ -46,6 +46,11 @@ describe('PSBT → UR parts', () => {
     ur.parts.forEach((p, i) => expect(p).toMatch(new RegExp(`^UR:CRYPTO-PSBT/${i + 1}-11/[A-Z]+$`)));
     const lib = new UREncoder(new UR(UR.fromBuffer(Buffer.from(psbt)).cbor, 'crypto-psbt'), 100);
     expect(ur.parts).toEqual(ur.parts.map(() => lib.nextPart().toUpperCase()));
+    // Mixed parts and every byte value through the bytewords table (a 20 kB message: all 256 values occur).
+    const big = fakePsbt(20_000, 21);
+    const mixed = encodePsbtUr(big, { maxFragmentLength: 400, fountainParts: 5, type: 'psbt' });
+    const libBig = new UREncoder(new UR(UR.fromBuffer(Buffer.from(big)).cbor, 'psbt'), 400);
+    expect(mixed.parts).toEqual(mixed.parts.map(() => libBig.nextPart().toUpperCase()));
   });
 
   it('a small PSBT is one single-part UR (a static QR); the threshold is the message length', () => {
@@ -55,6 +60,7 @@ describe('PSBT → UR parts', () => {
     expect(single.parts).toHaveLength(1);
     expect(single.parts[0]).toMatch(/^UR:CRYPTO-PSBT\/[A-Z]+$/);
     expect(URDecoder.decode(single.parts[0]!).decodeCBOR()).toEqual(Buffer.from(psbt));
+    expect(single.parts[0]).toBe(UREncoder.encodeSinglePart(new UR(UR.fromBuffer(Buffer.from(psbt)).cbor, 'crypto-psbt')).toUpperCase());
     expect(encodePsbtUr(psbt, { maxFragmentLength: 100 }).kind).toBe('multi');
     expect(encodePsbtUr(psbt, { maxFragmentLength: 100, singlePartMaxLength: 207 }).kind).toBe('single');
     expect(encodePsbtUr(psbt, { singlePartMaxLength: 0, maxFragmentLength: 207 }).kind).toBe('single'); // one fragment
