@@ -11,8 +11,11 @@
  *  N4  10 points per full 5 % step that the dark share P deviates from 50 %.
  *
  * Two rule sets (MaskRules):
- *  'iso'     as above, with the quiet zone around the symbol counting as light for N3 (ISO/IEC 18004 §6.3.8:
- *            the symbol is surrounded by a light quiet zone), and N4 = 10·⌊|P − 50| / 5⌋.
+ *  'iso'     as above, with the quiet zone around the symbol (light, four modules wide, as the standard requires)
+ *            counting as light for N3, and N4 = 10·⌊|P − 50| / 5⌋ (the table's bands "50 ± 5k % to 50 ± 5(k+1) %").
+ *            Where readings of the standard differ, this one follows the widely used encoders: the quiet zone
+ *            counts as light as in ZXing and Nayuki's library; a pattern with light on both sides scores twice
+ *            (before, after) as in Nayuki's library and the qrcode package (ZXing scores it once).
  *  'qrcode'  what the qrcode package (1.5.4, lib/core/mask-pattern.js) computes, which differs in exactly two
  *            places: N3 only sees the four light modules inside the symbol (a 1:1:3:1:1 within four modules of the
  *            edge never scores), and N4 = 10·|⌈P / 5⌉ − 10|, which is one step (10 points) more than the standard
