@@ -67,6 +67,12 @@ describe('PSBT → UR parts', () => {
     expect(encodePsbtUr(psbt, { type: 'psbt' }).parts[0]).toMatch(/^UR:PSBT\//);
   });
 
+  it('the largest fragments still fit a QR symbol (version 40-L at most)', () => {
+    for (const part of [...encodePsbtUr(fakePsbt(9000, 22), { maxFragmentLength: 2000 }).parts, ...encodePsbtUr(fakePsbt(1990, 23), { maxFragmentLength: 2000 }).parts]) {
+      expect(encodeQr(part, { level: 'L' }).version).toBeLessThanOrEqual(40);
+    }
+  });
+
   it('refuses what is not a PSBT and options out of range', () => {
     expect(() => encodePsbtUr(new TextEncoder().encode('hello world'))).toThrow(/Not a PSBT/);
     expect(() => encodePsbtUr(fakePsbt(10, 3), { maxFragmentLength: 9 })).toThrow(/maxFragmentLength must be an integer 10..2000, got 9/);

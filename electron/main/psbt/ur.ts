@@ -40,8 +40,10 @@ export interface PsbtUrOptions {
   /** Most message bytes (the PSBT's CBOR) per fragment; default 250. A frame's QR grows with it (250 → version 13 at level L). */
   maxFragmentLength?: number;
   /**
-   * A message of at most this many bytes becomes one single-part UR (`ur:crypto-psbt/<body>`, shown as a static QR)
-   * instead of fragments. Default: maxFragmentLength, so that the static QR is never bigger than one animated frame.
+   * The "fits one QR of a sensible size" rule: a message (the PSBT's CBOR) of at most this many bytes becomes one
+   * single-part UR (`ur:crypto-psbt/<body>`, shown as a static QR) instead of fragments. Default and minimum in
+   * effect: maxFragmentLength (a message that fits one fragment is a single part, as the library writes it), so a
+   * static QR is never bigger than one animated frame unless asked for (at most 2000 bytes: version 40-L).
    */
   singlePartMaxLength?: number;
   /** Mixed (fountain) parts to add after the pure ones, which help a scanner that missed frames; default 0. */
