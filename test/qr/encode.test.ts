@@ -3,6 +3,8 @@
  * Reed-Solomon codewords, and whole symbols module for module over random texts of every mode, every version
  * 1–40, every level and every mask; and its automatic mask choice.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import QRCode from 'qrcode';
 import * as AlignmentPattern from 'qrcode/lib/core/alignment-pattern.js';
@@ -16,7 +18,7 @@ import { encodeQr, isDark, toModules } from '../../shared/qr/encode';
 import { rsRemainder } from '../../shared/qr/reed-solomon';
 import { countBits, type QrMode } from '../../shared/qr/segments';
 import { alignmentCoords, blockLayout, dataCapacityBits, EC_LEVELS, formatBits, symbolSize, totalCodewords, versionBits, type EcLevel } from '../../shared/qr/tables';
-import { countDiff, librarySymbol, randomText, rng } from './helpers';
+import { countDiff, decodeWithJsqr, librarySymbol, randomText, rng } from './helpers';
 
 const MODES: readonly QrMode[] = ['numeric', 'alphanumeric', 'byte'];
 
@@ -31,7 +33,7 @@ function textFor(r: ReturnType<typeof rng>, version: number, level: EcLevel, mod
   const cap = capacity(version, level, mode);
   const min = version === 1 ? 1 : capacity(version - 1, level, mode) + 1; // so that it needs this version
   let t = randomText(r, mode, Math.max(1, min + r.int(Math.max(1, cap - min + 1))));
-  while (new TextEncoder().encode(t).length > cap) t = t.slice(0, -1);
+  while (new TextEncoder().encode(t).length > cap) t = Array.from(t).slice(0, -1).join(''); // whole code points
   return t;
 }
 
@@ -76,7 +78,7 @@ describe('shared/qr tables and Reed-Solomon equal the qrcode package', () => {
 });
 
 describe('shared/qr symbols equal the qrcode package module for module', () => {
-  it('every version 1–40 × level × mask, random texts of each mode near the version’s capacity', () => {
+  it('every version 1–40 × level × mask, random texts of each mode near the version’s capacity (and jsqr reads each)', () => {
     const r = rng(2024);
     let compared = 0;
     for (let v = 1; v <= 40; v++) {
@@ -91,11 +93,28 @@ describe('shared/qr symbols equal the qrcode package module for module', () => {
           const ours = encodeQr(text, { version: v, level, mask, mode });
           expect([ours.version, ours.size, ours.mask]).toEqual([v, symbolSize(v), mask]);
           expect(countDiff(toModules(ours), lib.modules), `${mode} ${JSON.stringify(text.slice(0, 20))}… v${v}-${level} mask ${mask}`).toBe(0);
+          // …and an independent decoder reads it back (not version 23: see JSQR_V23 below).
+          if (v !== 23) {
+            const read = decodeWithJsqr(ours, 2);
+            expect(read && (mode === 'byte' ? new TextDecoder().decode(Uint8Array.from(read.bytes)) : read.text), `jsqr: v${v}-${level} mask ${mask}`).toBe(text);
+          }
           compared++;
         }
       }
     }
     expect(compared).toBe(40 * 4 * 2 + 10 * 4 * 6);
+  });
+
+  it('version 23 is not read back by jsqr 1.4.0 because of a typo in its alignment table (74 for 78)', () => {
+    // The standard (Annex E), qrcode and shared/qr put version 23's alignment patterns at 6, 30, 54, 78, 102; jsqr
+    // expects one at 74, so it misreads modules near there: only a high level's error correction absorbs that.
+    expect(alignmentCoords(23)).toEqual([6, 30, 54, 78, 102]);
+    expect(AlignmentPattern.getRowColCoords(23)).toEqual([6, 30, 54, 78, 102]);
+    const jsqrSource = readFileSync(fileURLToPath(import.meta.resolve('jsqr')), 'utf8');
+    expect(jsqrSource).toMatch(/versionNumber: 23,\s*alignmentPatternCenters: \[6, 30, 54, 74, 102\]/);
+    const text = 'a'.repeat(1091); // version 23-L
+    expect(encodeQr(text, { level: 'L' }).version).toBe(23);
+    expect(decodeWithJsqr(encodeQr(text, { level: 'L' }), 3)).toBeNull();
   });
 
   it('the smallest version that fits, and the automatic mask, match the library (maskRules: qrcode)', () => {
