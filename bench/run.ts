@@ -1,11 +1,12 @@
 /**
- * npm run bench [-- devnet|psbt|psbt-worker|refresh|spend|wallet ...]: runs the named benchmark groups (all by default) and prints a
+ * npm run bench [-- devnet|psbt|psbt-worker|qr|refresh|spend|wallet ...]: runs the named benchmark groups (all by default) and prints a
  * table per group with the ratio against a naive baseline measured in the same run.
  * Speed goals live here and in BENCHMARKS.md, never as timed assertions in tests.
  */
 import { benchDevnet } from './devnet';
 import { benchPsbt } from './psbt';
 import { benchPsbtWorker } from './psbt-worker';
+import { benchQr } from './qr';
 import { benchRefresh } from './refresh';
 import { benchSpend } from './spend';
 import { benchWallet } from './wallet';
@@ -18,6 +19,7 @@ const groups: Record<string, () => Promise<Row[]>> = {
   refresh: benchRefresh,
   spend: benchSpend,
   wallet: benchWallet,
+  qr: benchQr,
 };
 
 async function main(): Promise<void> {
