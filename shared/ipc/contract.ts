@@ -15,7 +15,7 @@ import type {
   TransactionView,
   WatchOverview,
 } from './watch';
-import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtReviewReply } from './psbt';
+import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtQrReply, PsbtReviewReply } from './psbt';
 
 export type * from './watch';
 export type * from './psbt';
@@ -232,6 +232,8 @@ export const channels = {
   /** Ask the connected node's `decodepsbt` and compare it with the offline decode. */
   'psbt:crosscheck': { request: psbtRequest, reply: null as unknown as PsbtCrosscheckReply },
   /** Convert between version 0 and version 2 (BIP370), losslessly, as Core writes each: signers differ in what they read. */
+  /** The PSBT as ur:crypto-psbt parts for a (animated) QR code; `fragmentLength` sets how dense each frame is. */
+  'psbt:qr': { request: psbtRequest.extend({ fragmentLength: z.number().int().min(50, 'At least 50 bytes a frame').max(2000, 'At most 2000 bytes a frame').default(250) }).strict(), reply: null as unknown as PsbtQrReply },
   'psbt:convert': { request: psbtRequest.extend({ to: z.union([z.literal(0), z.literal(2)]) }).strict(), reply: null as unknown as PsbtConvertReply },
 
   // ——— the desktop shell ———

@@ -35,6 +35,7 @@ export const CHANNEL_NAMES = [
   'psbt:review',
   'psbt:crosscheck',
   'psbt:convert',
+  'psbt:qr',
   'uri:take',
   'settings:get',
   'settings:set',

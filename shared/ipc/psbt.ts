@@ -163,3 +163,12 @@ export interface PsbtConvertReply {
   bytes: number;
   version: 0 | 2;
 }
+
+/** A PSBT as BC-UR parts (`ur:crypto-psbt`) for a QR code: one static part, or animated fountain-coded ones. */
+export interface PsbtQrReply {
+  kind: 'single' | 'multi';
+  /** Uppercase (alphanumeric QR mode); for 'multi', the pure parts then as many fountain parts again. */
+  parts: string[];
+  seqLen: number;
+  fragmentLength: number;
+}

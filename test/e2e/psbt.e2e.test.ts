@@ -13,6 +13,9 @@ import { WatchRepository } from '../../electron/main/store/watch';
 import { parseBtc } from '../../shared/amounts';
 import { PSBT_WARNING_CODES, type PsbtWarningCode } from '../../shared/bitcoin/psbt-review';
 import { TestRpc } from '../support/rpc';
+import jsQR from 'jsqr';
+import { decodePsbtUr } from '../../electron/main/psbt/ur';
+import { decodePng } from '../qr/png';
 import { EXPECTED_SEVERITY, OP_RETURN_TEXT, devnetSpend, recording, unhex, v2Psbt, warningPsbts, type Unspent } from './fixtures/psbt-craft';
 import { dispatchOk } from '../support/app';
 import { e2eSkipReason, startRig, type Rig } from './harness';
@@ -294,6 +297,28 @@ describe.skipIf(skip !== null)(`PSBT review (Chromium e2e)${skip ? ` — skipped
       const txtFile = join(files, 'exported.txt');
       await txt.saveAs(txtFile);
       expect(readFileSync(txtFile, 'utf8')).toBe(psbt);
+
+      // QR for an air-gapped signer: each frame shown is read back by a QR decoder (jsqr, from a
+      // screenshot) and the frames together give back the PSBT's bytes.
+      await page.getByTestId('psbt-qr-toggle').click();
+      await page.getByTestId('animated-qr-svg').waitFor();
+      const frames = Number(await page.getByTestId('animated-qr').getAttribute('data-frames'));
+      const pureFrames = Number(await page.getByTestId('psbt-qr-summary').getAttribute('data-frames'));
+      expect(await page.getByTestId('psbt-qr-summary').getAttribute('data-kind')).toBe('multi');
+      expect(frames).toBe(2 * pureFrames);
+      await page.getByTestId('animated-qr-play').click(); // pause: step through by hand
+      const read: string[] = [];
+      for (let i = 0; i < pureFrames; i++) {
+        const png = await page.getByTestId('animated-qr-svg').screenshot();
+        const { width, height, data } = decodePng(png);
+        const text = jsQR(data, width, height)?.data;
+        expect(text, `frame ${i + 1}`).toMatch(/^UR:CRYPTO-PSBT\//);
+        read.push(text!);
+        await page.getByTestId('animated-qr-next').click();
+      }
+      expect(Buffer.from(decodePsbtUr(read)).equals(dropped)).toBe(true);
+      await shot('30-psbt-qr');
+      await page.getByTestId('psbt-qr-toggle').click();
 
       // Copy: the clipboard holds the base64.
       await rig.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: rig.web.bridge.origin });

@@ -51,6 +51,7 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService, uri
     'psbt:review': (r) => p.review(r.psbt, r.encoding),
     'psbt:crosscheck': (r) => p.crosscheck(r.psbt, r.encoding),
     'psbt:convert': (r) => p.convert(r.psbt, r.encoding, r.to),
+    'psbt:qr': (r) => p.qr(r.psbt, r.encoding, r.fragmentLength),
     'uri:take': () => uris.take(),
     'settings:get': () => settings.view(),
     'settings:set': (r) => settings.set(r),

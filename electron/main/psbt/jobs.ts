@@ -5,11 +5,12 @@
 // its decodepsbt) and sends the rest here. Inline, the same functions serve tests and the bench.
 import { base64 } from '@scure/base';
 import { AppError } from '../../../shared/errors';
-import type { PsbtConvertReply, PsbtDifference, PsbtReviewContextView, PsbtReviewReply, PsbtReviewView } from '../../../shared/ipc/contract';
+import type { PsbtConvertReply, PsbtDifference, PsbtQrReply, PsbtReviewContextView, PsbtReviewReply, PsbtReviewView } from '../../../shared/ipc/contract';
 import { decodeDestination, encodeDestination, extractDestination } from '../../../shared/bitcoin/address';
 import { MAINNET, NETWORKS, REGTEST, TESTNET, type Network } from '../../../shared/bitcoin/networks';
 import { convertPsbtBytes, decodePsbtJson, parsePsbtForReview, psbtTextToBytes, reviewPsbt, type CoreVersion, type PsbtEncoding, type PsbtReview, type ReviewPsbt, type ReviewThresholds } from '../../../shared/bitcoin/psbt';
 import type { ProfileRepository } from '../store/profiles';
+import { encodePsbtUr } from './ur';
 import type { WatchRepository } from '../store/watch';
 
 /** Core's decodepsbt failures the review still shows, because the PSBT's form is sound. */
@@ -248,6 +249,14 @@ export function convertJob(req: { text: string; encoding: PsbtEncoding; to: 0 | 
   const r = convertPsbtBytes(input.bytes, req.to);
   if (!r.ok) throw new AppError('input.invalid', r.message, { field: 'psbt' });
   return { base64: base64.encode(r.bytes), bytes: r.bytes.length, version: req.to };
+}
+
+/** The PSBT as ur:crypto-psbt parts: a static QR when it fits one frame, else the pure parts and as many fountain parts again (a scanner that missed frames catches up). */
+export function qrJob(req: { text: string; encoding: PsbtEncoding; fragmentLength: number }): PsbtQrReply {
+  const input = readPsbtText(req.text, req.encoding);
+  const first = encodePsbtUr(input.bytes, { maxFragmentLength: req.fragmentLength });
+  const ur = first.kind === 'single' ? first : encodePsbtUr(input.bytes, { maxFragmentLength: req.fragmentLength, fountainParts: first.seqLen });
+  return { kind: ur.kind, parts: ur.parts, seqLen: ur.seqLen, fragmentLength: ur.fragmentLength };
 }
 
 /** What the node is to be asked (`decodepsbt` of `base64`) and the offline decode to compare with. */

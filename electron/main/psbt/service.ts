@@ -5,7 +5,7 @@
 // the node's tip, and `psbt:crosscheck`, which asks the node's own `decodepsbt` in a form the node
 // reads (a Core v30 node gets the version 0 form of a version 2 PSBT) and compares.
 import { isAppError, toIpcError } from '../../../shared/errors';
-import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtReviewReply } from '../../../shared/ipc/contract';
+import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtQrReply, PsbtReviewReply } from '../../../shared/ipc/contract';
 import { nodeCoreVersion, type CoreVersion, type PsbtEncoding, type ReviewThresholds } from '../../../shared/bitcoin/psbt';
 import type { Logger } from '../log';
 import type { ActiveConnection, Services } from '../services';
@@ -87,6 +87,10 @@ export class PsbtService {
 
   convert(text: string, encoding: PsbtEncoding, to: 0 | 2): Promise<PsbtConvertReply> {
     return this.#runner.run('convert', { text, encoding, to });
+  }
+
+  qr(text: string, encoding: PsbtEncoding, fragmentLength: number): Promise<PsbtQrReply> {
+    return this.#runner.run('qr', { text, encoding, fragmentLength });
   }
 
   async crosscheck(text: string, encoding: PsbtEncoding = 'auto'): Promise<PsbtCrosscheckReply> {

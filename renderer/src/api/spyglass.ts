@@ -84,6 +84,7 @@ export function onWatchChanged(listener: (p: Events['watch:changed']) => void): 
 export const psbtReview = (psbt: string, encoding: Request<'psbt:review'>['encoding'] = 'auto') => call('psbt:review', { psbt, encoding });
 export const psbtCrosscheck = (psbt: string, encoding: Request<'psbt:crosscheck'>['encoding'] = 'auto') => call('psbt:crosscheck', { psbt, encoding });
 export const psbtConvert = (psbt: string, to: 0 | 2) => call('psbt:convert', { psbt, to });
+export const psbtQr = (psbt: string, fragmentLength = 250) => call('psbt:qr', { psbt, fragmentLength });
 
 // ——— the desktop shell: bitcoin: links the OS hands over, and the application menu ———
 export const takeUri = () => call('uri:take', {});
