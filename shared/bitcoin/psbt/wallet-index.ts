@@ -1,0 +1,129 @@
+/**
+ * A watch-only descriptor wallet as Core's walletprocesspsbt sees it: one DescriptorScriptPubKeyMan
+ * per descriptor (listdescriptors' desc, range), each knowing the scripts of every index in its
+ * range (m_map_script_pub_keys) and, for a script it knows, the solving data of that index
+ * (GetSigningProvider(script): the expansion's keys with their origins, scripts, taproot data).
+ *
+ * Deriving a thousand keys costs about a second in pure TypeScript, so the index is built lazily
+ * and kept: a script is looked for only in the descriptors that can produce its type, and each
+ * descriptor is derived in index order only as far as a lookup needs (a script that is not the
+ * wallet's costs the whole range of the descriptors of its type, once). Build one WatchOnlyWallet
+ * and reuse it for every PSBT of that wallet.
+ */
+import { parseDescriptor, type Descriptor } from '../descriptor';
+import type { Network } from '../networks';
+import { solver, type TxoutType } from '../script';
+import { hexOf } from '../tx';
+import { providerOfExpansion, type FlatProvider } from './provider';
+
+/** One descriptor as `listdescriptors` lists it (internal, active and timestamp are not needed to fill). */
+export interface WalletDescriptor {
+  desc: string;
+  /** [begin, end], both included, for a ranged descriptor (listdescriptors' range). */
+  range?: [number, number] | number;
+  internal?: boolean;
+  active?: boolean;
+}
+
+export class WalletDescriptorError extends Error {}
+
+interface Spkm {
+  desc: Descriptor;
+  /** The expansion branch (multipath descriptors are one ScriptPubKeyMan per path). */
+  begin: number;
+  end: number;
+  type: TxoutType;
+  /** Next index to derive. */
+  cursor: number;
+}
+
+function rangeOf(d: Descriptor, w: WalletDescriptor, n: number): [number, number] {
+  if (!d.isRange()) {
+    if (w.range !== undefined) throw new WalletDescriptorError(`descriptor ${n}: a range was given for a descriptor that is not ranged`);
+    return [0, 0];
+  }
+  const r = w.range;
+  if (r === undefined) throw new WalletDescriptorError(`descriptor ${n}: a ranged descriptor needs its range ([begin, end] as listdescriptors gives it)`);
+  const [b, e] = typeof r === 'number' ? [0, r] : r;
+  if (!Number.isInteger(b) || !Number.isInteger(e) || b < 0 || e < b || e > 0x7fffffff) {
+    throw new WalletDescriptorError(`descriptor ${n}: invalid range ${JSON.stringify(r)}`);
+  }
+  return [b, e];
+}
+
+export class WatchOnlyWallet {
+  private readonly spkms: Spkm[] = [];
+  /** script hex → [spkm number, index] of the first expansion that produced it. */
+  private readonly scripts = new Map<string, [number, number]>();
+  private readonly providers = new Map<string, FlatProvider>();
+
+  constructor(
+    descriptors: readonly WalletDescriptor[],
+    readonly network: Network,
+  ) {
+    descriptors.forEach((w, n) => {
+      if (!w || typeof w.desc !== 'string') throw new WalletDescriptorError(`descriptor ${n}: expected an object with a "desc" string`);
+      let parsed: Descriptor;
+      try {
+        parsed = parseDescriptor(w.desc, network);
+      } catch (e) {
+        throw new WalletDescriptorError(`descriptor ${n}: ${(e as Error).message || 'invalid descriptor'}`);
+      }
+      if (parsed.hasPrivateKeys) throw new WalletDescriptorError(`descriptor ${n}: holds a private key; Spyglass takes public descriptors only`);
+      const [begin, end] = rangeOf(parsed, w, n);
+      for (const desc of parsed.expandMultipath()) {
+        const first = this.expand(desc, begin, n);
+        this.spkms.push({ desc, begin, end, type: solver(first).type, cursor: begin });
+      }
+    });
+  }
+
+  /** Number of ScriptPubKeyMans (descriptors, one per path of a multipath descriptor). */
+  get size(): number {
+    return this.spkms.length;
+  }
+
+  private expand(desc: Descriptor, index: number, n: number): Uint8Array {
+    try {
+      return desc.expand(index)[0]!.script;
+    } catch (e) {
+      throw new WalletDescriptorError(`descriptor ${n}: ${(e as Error).message}`);
+    }
+  }
+
+  /** Derives the next index of one ScriptPubKeyMan; returns the script's hex. */
+  private step(k: number): string {
+    const s = this.spkms[k]!;
+    const i = s.cursor++;
+    const hex = hexOf(this.expand(s.desc, i, k));
+    if (!this.scripts.has(hex)) this.scripts.set(hex, [k, i]);
+    return hex;
+  }
+
+  /** Where the wallet has this script: its ScriptPubKeyMan and index, or null (IsMine). */
+  locate(script: Uint8Array): [number, number] | null {
+    const hex = hexOf(script);
+    const hit = this.scripts.get(hex);
+    if (hit) return hit;
+    const type = solver(script).type;
+    for (let k = 0; k < this.spkms.length; k++) {
+      const s = this.spkms[k]!;
+      if (s.type !== type) continue;
+      while (s.cursor <= s.end) if (this.step(k) === hex) return this.scripts.get(hex)!;
+    }
+    return null;
+  }
+
+  /** GetSigningProvider(script) of the ScriptPubKeyMan that has the script, or null. */
+  providerFor(script: Uint8Array): { spkm: number; provider: FlatProvider } | null {
+    const at = this.locate(script);
+    if (!at) return null;
+    const key = `${at[0]}/${at[1]}`;
+    let p = this.providers.get(key);
+    if (!p) {
+      p = providerOfExpansion(this.spkms[at[0]]!.desc.expand(at[1])[0]!);
+      this.providers.set(key, p);
+    }
+    return { spkm: at[0], provider: p };
+  }
+}
