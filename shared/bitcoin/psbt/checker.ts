@@ -4,13 +4,11 @@
  * the cryptographic check against the sighash the signature claims (ECDSA for legacy and segwit
  * v0, BIP340 Schnorr for taproot). Each check says why it failed, for the verifier's report.
  */
-import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import { isDefinedHashtypeSignature, isValidSignatureEncoding } from '../script';
-import type { Tx } from '../tx';
+import { hexOf, type Tx } from '../tx';
 import { legacySighash, segwitV0Sighash, SighashData, taprootSighash, type SigVersion } from './sighash';
-import { isFullyValidPubkey } from './pubkey';
+import { ecdsaRecoverAll, N, pointKey, schnorrVerify } from './ecc';
 
-const N = secp256k1.Point.CURVE().n;
 const HALF_N = N >> 1n;
 
 /** Null when the signature is good, else why not (for the report). */
@@ -61,22 +59,45 @@ export function pubkeyEncodingProblem(pubkey: Uint8Array, sv: SigVersion): Check
   return null;
 }
 
-/** ECDSA verification of (r, s) over a 32-byte hash; S is normalized first, as libsecp256k1 callers do. */
+/**
+ * Reached already: the keys each ECDSA signature recovers to (by hash and signature), the points
+ * of public keys, the verdicts on Schnorr signatures. A PSBT's signatures are checked by verify,
+ * again before finalizing and in the script evaluation, and CHECKMULTISIG tries a signature against
+ * several keys: each is a lookup after the first time. Pure functions of their bytes, so reusing
+ * them is exact; each memo is dropped when it grows large.
+ */
+const recovered = new Map<string, Set<string>>();
+const points = new Map<string, string | null>();
+const schnorrVerdicts = new Map<string, boolean>();
+
+/** Forgets everything reached (measurements start from nothing; nothing else needs this). */
+export function forgetSignatureVerdicts(): void {
+  recovered.clear();
+  points.clear();
+  schnorrVerdicts.clear();
+}
+
+function remember<V>(m: Map<string, V>, id: string, make: () => V): V {
+  const known = m.get(id);
+  if (known !== undefined) return known;
+  const v = make();
+  if (m.size >= 50_000) m.clear();
+  m.set(id, v);
+  return v;
+}
+
+/**
+ * ECDSA verification of a DER signature (without its hash type byte) over a 32-byte hash, as
+ * libsecp256k1 checks it after Core's lax parse and S normalization: the key must be one of those
+ * the signature recovers to (ecc.ts).
+ */
 export function ecdsaVerify(sig: Uint8Array, hash: Uint8Array, pubkey: Uint8Array): boolean {
-  if (!isFullyValidPubkey(pubkey)) return false;
-  const { r, s: s0 } = derRS(sig);
-  if (r === 0n || s0 === 0n || r >= N || s0 >= N) return false;
-  const s = s0 > HALF_N ? N - s0 : s0;
-  const compact = new Uint8Array(64);
-  for (let i = 31, rr = r, ss = s; i >= 0; i--, rr >>= 8n, ss >>= 8n) {
-    compact[i] = Number(rr & 0xffn);
-    compact[32 + i] = Number(ss & 0xffn);
-  }
-  try {
-    return secp256k1.verify(compact, hash, pubkey, { prehash: false, lowS: false, format: 'compact' });
-  } catch {
-    return false;
-  }
+  const { r, s } = derRS(sig);
+  if (r === 0n || s === 0n || r >= N || s >= N) return false;
+  const keys = remember(recovered, hexOf(hash) + r.toString(16) + ':' + s.toString(16), () => ecdsaRecoverAll(hash, r, s));
+  if (keys.size === 0) return false;
+  const pk = remember(points, hexOf(pubkey), () => pointKey(pubkey));
+  return pk !== null && keys.has(pk);
 }
 
 const hashTypeName = (t: number): string => `0x${t.toString(16).padStart(2, '0')}`;
@@ -114,12 +135,7 @@ export class TxChecker implements Checker {
     if (!this.data?.taproot) return 'the sighash cannot be computed: a spent output (UTXO) of the transaction is missing';
     const hash = taprootSighash(this.data, this.nIn, hashType, leafHash);
     if (!hash) return `the sighash cannot be computed for sighash type ${hashTypeName(hashType)}`;
-    let ok = false;
-    try {
-      ok = schnorr.verify(sig.subarray(0, 64), hash, xonly);
-    } catch {
-      ok = false;
-    }
+    const ok = remember(schnorrVerdicts, hexOf(hash) + hexOf(sig, 0, 64) + hexOf(xonly), () => schnorrVerify(sig.subarray(0, 64), hash, xonly));
     return ok ? null : `the signature does not verify (sighash ${hashTypeName(hashType)})`;
   }
 }
