@@ -14,11 +14,15 @@
  *   app keeps it). Naive: one step per input and output, each re-parsing the descriptors and deriving
  *   from index 0 until the script is found. Both give the same bytes (checked).
  *
+ * - one ECDSA verification, ours (ecc.ts: key recovery) against @noble/curves, alternately: on a
+ *   shared machine the load changes from minute to minute, this row says how fast it was.
+ *
  * Run alone: npx tsx bench/psbt-roles.ts   (or as the `psbt-roles` group of npm run bench)
  */
 import { HDKey } from '@scure/bip32';
 import { p2ms, p2wpkh, p2wsh, Transaction } from '@scure/btc-signer';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { REGTEST } from '../shared/bitcoin/networks';
 import {
@@ -35,7 +39,7 @@ import {
   type WalletDescriptor,
 } from '../shared/bitcoin/psbt';
 import { editablePsbt } from '../shared/bitcoin/psbt/edit';
-import { forgetSignatureVerdicts } from '../shared/bitcoin/psbt/checker';
+import { ecdsaVerify, forgetSignatureVerdicts } from '../shared/bitcoin/psbt/checker';
 import { EMPTY_PROVIDER } from '../shared/bitcoin/psbt/provider';
 import { precompute, removeUnnecessaryTransactions, signPsbtInput, updatePsbtOutput } from '../shared/bitcoin/psbt/sign-input';
 import { hexOf, serializeTx, sha256d, hexReversed } from '../shared/bitcoin/tx';
@@ -171,8 +175,38 @@ function naiveFill(c: FillCase): string {
   return encodeBase64(serializePsbt(p));
 }
 
+/** 200 ECDSA signatures checked by ecdsaVerify (memo cleared) and by @noble/curves, alternately, best of 5 each. */
+function verifyRow(): Row {
+  const cases = Array.from({ length: 200 }, (_, i) => {
+    const priv = sha256(Uint8Array.of(i, 77));
+    const msg = sha256(Uint8Array.of(i, 78));
+    const compact = secp256k1.sign(msg, priv, { prehash: false, format: 'compact' });
+    return { msg, compact, der: secp256k1.Signature.fromBytes(compact, 'compact').toBytes('der'), pub: secp256k1.getPublicKey(priv, true) };
+  });
+  const ours = (): void => {
+    forgetSignatureVerdicts();
+    for (const c of cases) if (!ecdsaVerify(c.der, c.msg, c.pub)) throw new Error('ours: no');
+  };
+  const noble = (): void => {
+    for (const c of cases) if (!secp256k1.verify(c.compact, c.msg, c.pub, { prehash: false })) throw new Error('noble: no');
+  };
+  ours();
+  noble();
+  let bo = Infinity;
+  let bn = Infinity;
+  for (let i = 0; i < 5; i++) {
+    let t = performance.now();
+    ours();
+    bo = Math.min(bo, performance.now() - t);
+    t = performance.now();
+    noble();
+    bn = Math.min(bn, performance.now() - t);
+  }
+  return { name: 'ECDSA verify, 200 signatures (ours: key recovery, nothing remembered)', unit: 'ms', ours: bo, baseline: bn, lowerIsBetter: true, note: '@noble/curves secp256k1.verify, run alternately' };
+}
+
 export async function benchPsbtRoles(): Promise<Row[]> {
-  const rows: Row[] = [];
+  const rows: Row[] = [verifyRow()];
   const [a, b] = multisigPsbts();
   let parts: number[] = [];
   let ours = '';

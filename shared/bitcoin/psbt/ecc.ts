@@ -232,12 +232,12 @@ function split(k: bigint): [bigint, bigint] {
 
 /** k · Q for an affine point Q (k in [0, n)), GLV + wNAF width 5. */
 function mulVar(k: bigint, q: Aff): Jac {
-  // Odd multiples 1, 3, …, 15 of Q, affine.
-  const q2 = toAffine(dbl([q[0], q[1], 1n]));
-  if (!q2) return [0n, 1n, 0n];
-  const jac: Jac[] = [[q[0], q[1], 1n]];
-  for (let i = 1; i < 8; i++) jac.push(madd(jac[i - 1]!, q2));
-  if (jac.some((j) => j[2] === 0n)) return slowMul(k, q);
+  // Odd multiples 1, 3, …, 15 of Q, made in Jacobian coordinates and made affine with one inversion.
+  const q1: Jac = [q[0], q[1], 1n];
+  const q2 = dbl(q1);
+  const jac: Jac[] = [q1];
+  for (let i = 1; i < 8; i++) jac.push(jadd(jac[i - 1]!, q2));
+  if (q2[2] === 0n || jac.some((j) => j[2] === 0n)) return slowMul(k, q);
   const t1 = batchAffine(jac);
   const tl = t1.map(([x, y]) => [(x * BETA) % P, y] as Aff); // λ·(x, y) = (β·x, y)
   const n1t = t1.map(([x, y]) => [x, P - y] as Aff);
