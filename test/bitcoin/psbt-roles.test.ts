@@ -231,6 +231,12 @@ describe('combine: what Core refuses', () => {
     expect(combinePsbtsBase64([])).toEqual({ ok: false, code: -8, error: "Parameter 'txs' cannot be empty" });
     expect(combinePsbtsBase64([v2, 'abc'])).toEqual({ ok: false, code: -22, error: 'TX decode failed invalid base64' });
   });
+  it('convert: true combines a cosigner’s other version into the first one’s', () => {
+    const a2 = (lineNamed('walletprocesspsbt', 'multisig kinds: signed by sA').result as { psbt: string }).psbt;
+    const b0 = (lineNamed('walletprocesspsbt', 'multisig kinds, psbt v0: signed by sB').result as { psbt: string }).psbt;
+    expect(combinePsbtsBase64([a2, b0])).toEqual({ ok: false, code: -8, error: 'PSBTs not compatible (different transactions)' });
+    expect(combinePsbtsBase64([a2, b0], { convert: true })).toEqual({ ok: true, psbt: v2 });
+  });
   it('combining a PSBT with itself gives it back', () => {
     expect(combinePsbtsBase64([v2, v2])).toEqual({ ok: true, psbt: v2 });
   });

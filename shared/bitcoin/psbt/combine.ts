@@ -6,6 +6,7 @@
  */
 import { serializeTx, sha256d, hexReversed } from '../tx';
 import { decodeBase64Core, encodeBase64 } from './base64';
+import { convertPsbt } from './convert';
 import { editablePsbt } from './edit';
 import type { CoreVersionOption } from './generation';
 import { isNull } from './json-parts';
@@ -104,11 +105,26 @@ function merge(a: Psbt, b: Psbt): boolean {
 
 export type CombineResult = { ok: true; psbt: Psbt } | { ok: false; code: number; error: string };
 
+export interface CombineOptions {
+  /**
+   * Core refuses to combine a version 0 and a version 2 PSBT of the same transaction ("PSBTs not
+   * compatible"). `convert: true` first converts every PSBT to the first one's version (losslessly,
+   * convert.ts), so a cosigner answering in the other version still combines. Default false: Core.
+   */
+  convert?: boolean;
+}
+
 /** CombinePSBTs: the first PSBT with every other merged in, or Core's combinepsbt error. */
-export function combinePsbts(psbts: readonly Psbt[]): CombineResult {
+export function combinePsbts(psbts: readonly Psbt[], opts: CombineOptions = {}): CombineResult {
   if (psbts.length === 0) return { ok: false, code: -8, error: "Parameter 'txs' cannot be empty" };
   const out = editablePsbt(psbts[0]!);
-  for (const p of psbts.slice(1)) {
+  for (const [k, p0] of psbts.slice(1).entries()) {
+    let p = p0;
+    if (opts.convert && p.version !== out.version) {
+      const c = convertPsbt(p, out.version);
+      if (!c.ok) return { ok: false, code: -8, error: `PSBT ${k + 1} cannot be converted to version ${out.version}: ${c.message}` };
+      p = c.psbt;
+    }
     if (!merge(out, p)) return { ok: false, code: -8, error: 'PSBTs not compatible (different transactions)' };
   }
   return { ok: true, psbt: out };
@@ -117,7 +133,7 @@ export function combinePsbts(psbts: readonly Psbt[]): CombineResult {
 export type CombineBase64Result = { ok: true; psbt: string } | { ok: false; code: number; error: string };
 
 /** combinepsbt: base64 PSBTs in, the combined PSBT's base64 out, Core's errors as data. */
-export function combinePsbtsBase64(psbts: readonly string[], opts: CoreVersionOption = {}): CombineBase64Result {
+export function combinePsbtsBase64(psbts: readonly string[], opts: CoreVersionOption & CombineOptions = {}): CombineBase64Result {
   const parsed: Psbt[] = [];
   for (const text of psbts) {
     const bytes = decodeBase64Core(text);
@@ -126,6 +142,6 @@ export function combinePsbtsBase64(psbts: readonly string[], opts: CoreVersionOp
     if (!r.ok) return { ok: false, code: -22, error: r.message };
     parsed.push(r.psbt);
   }
-  const r = combinePsbts(parsed);
+  const r = combinePsbts(parsed, opts);
   return r.ok ? { ok: true, psbt: encodeBase64(serializePsbt(r.psbt)) } : r;
 }

@@ -65,7 +65,7 @@ import { decodePsbtJson, type DecodePsbtJsonResult } from './decode-json';
 export function decodePsbtJsonV30(base64: string, network: Network): DecodePsbtJsonResult {
   return decodePsbtJson(base64, network, { coreVersion: 30 });
 }
-export { combinePsbts, combinePsbtsBase64, uniqueId, type CombineBase64Result, type CombineResult } from './combine';
+export { combinePsbts, combinePsbtsBase64, uniqueId, type CombineBase64Result, type CombineOptions, type CombineResult } from './combine';
 export { describeProblem, verifyPsbtSignatures, type SignatureCheck, type SignatureKind, type VerifyReport } from './verify';
 export {
   finalizePsbt,
