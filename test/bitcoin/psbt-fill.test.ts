@@ -118,6 +118,15 @@ describe('fill: what it refuses', () => {
       error: 'descriptor 0: a ranged descriptor needs its range ([begin, end] as listdescriptors gives it)',
     });
     expect(fillPsbtBase64({ ...base, psbt: v.psbt, descriptors: [{ desc: 'wpkh(nonsense)' }] })).toEqual({ ok: false, error: "descriptor 0: wpkh(): key 'nonsense' is not valid" });
+    const key = 'tr([95b076d0/86h/1h/0h]tpubDDrkKy3bnRF3N1TGF9gpbrqdbfSF4k3tPzSvA9ohinD2gmdh6CwKzLTd2vBE3yJbHtKX7kjhNNrCE4rwTsi9rwWWkFnhAoGXe1aJybxxMjp/0/*';
+    expect(fillPsbtBase64({ ...base, psbt: v.psbt, descriptors: [{ desc: `${key},and_v(v:pk(${key.slice(3)}),older(10)))`, range: [0, 3] }] })).toEqual({
+      ok: false,
+      error: `descriptor 0: tr(): the leaf 'and_v(v:pk(${key.slice(3)}),older(10))' is not one Spyglass reads (pk, pkh, multi_a, sortedmulti_a)`,
+    });
+    expect(fillPsbtBase64({ ...base, psbt: v.psbt, descriptors: [{ desc: `${key},{pk(${key.slice(3)})})`, range: [0, 3] }] })).toEqual({
+      ok: false,
+      error: "descriptor 0: tr(): expected ',' after script expression",
+    });
     expect(fillPsbtBase64({ ...base, psbt: 'cHNidP8=' })).toEqual({ ok: false, error: 'TX decode failed Separator is missing at the end of the global map: iostream error' });
   });
 });

@@ -83,10 +83,11 @@ async function main(): Promise<void> {
   const xonlyPriv = new Uint8Array(32).fill(10);
   const xonly = Buffer.from(secp256k1.getPublicKey(xonlyPriv, true)).toString('hex').slice(2);
   const noOrigin = testKey(6, "84'/1'/0'");
+  const xonly2 = Buffer.from(secp256k1.getPublicKey(new Uint8Array(32).fill(11), true)).toString('hex').slice(2);
   const foreign = await rpc<string>('getnewaddress', ['', 'bech32'], 'fund');
 
   // name, descriptor template (priv: which keys are private in which signer), range, internal
-  type Kind = { name: string; make: (who: string | null) => string; range?: [number, number]; internal?: boolean };
+  type Kind = { name: string; make: (who: string | null) => string; range?: [number, number]; internal?: boolean; watchOnly?: boolean };
   const multi3 = (who: string | null, sorted: boolean, branch: number): string =>
     `${sorted ? 'sortedmulti' : 'multi'}(2,${single(A, branch, who === 'sA')},${single(B, branch, who === 'sB')},${single(C, branch, who === 'sC')})`;
   const wif = (priv: Uint8Array): string => {
@@ -127,11 +128,20 @@ async function main(): Promise<void> {
     { name: 'rawtr', make: (w) => `rawtr(${single(A, 11, w === 'sA')})`, range: [0, 10] },
     { name: 'wpkh no origin', make: (w) => `wpkh(${w === 'sA' ? noOrigin.acctPrv : noOrigin.acct}/0/*)`, range: [0, 10] },
     { name: 'addr', make: () => `addr(${foreign})` },
+    // Script trees (the watch-only wallet only: finalizing script path spends is not ported).
+    {
+      name: 'tr tree',
+      make: () => `tr(${single(A, 13, false)},{pk(${single(B, 13, false)}),{multi_a(2,${single(A, 14, false)},${single(C, 13, false)}),sortedmulti_a(1,${single(B, 14, false)},${single(C, 14, false)})}})`,
+      range: [0, 15],
+      watchOnly: true,
+    },
+    { name: 'tr tree pkh and hex', make: () => `tr(${xonly2},{pkh(${single(C, 15, false)}),pk(${xonly})})`, range: [0, 8], watchOnly: true },
+    { name: 'tr tree change', make: () => `tr(${single(A, 16, false)},pk(${single(B, 16, false)}))`, range: [0, 10], internal: true, watchOnly: true },
   ];
 
   const importInto = async (wallet: string, who: string | null): Promise<void> => {
     const reqs = [];
-    const mine = kinds.filter((k) => !who || k.make(who) !== k.make(null));
+    const mine = kinds.filter((k) => !who || (!k.watchOnly && k.make(who) !== k.make(null)));
     for (const k of mine) {
       reqs.push({ desc: await withChecksum(k.make(who)), timestamp: 'now', ...(k.range ? { range: k.range } : {}), ...(k.internal ? { internal: true } : {}) });
     }
@@ -201,6 +211,8 @@ async function main(): Promise<void> {
   await pay('rawtr', 5, 2.1);
   await pay('wpkh no origin', 9, 2.2);
   await pay('addr', 0, 0.5);
+  await pay('tr tree', 1, 2.3);
+  await pay('tr tree pkh and hex', 2, 2.4);
   await rpc('generatetoaddress', [1, await rpc('getnewaddress', [], 'fund')]);
 
   const prevtxs: Record<string, string> = {};
@@ -213,8 +225,9 @@ async function main(): Promise<void> {
   const changeWpkh = await addressAt('wpkh change', 2);
   const changeVault = await addressAt('wsh sortedmulti change', 3);
   const changeTr = await addressAt('tr', 30);
+  const changeTree = await addressAt('tr tree change', 4);
 
-  type Spend = { name: string; coins: Array<{ txid: string; vout: number; amount: number; sequence?: number }>; change: string; locktime?: number };
+  type Spend = { name: string; coins: Array<{ txid: string; vout: number; amount: number; sequence?: number }>; change: string; locktime?: number; fillOnly?: boolean };
   const c = (n: string): Spend['coins'][number] => ({ txid: coins[n]!.txid, vout: coins[n]!.vout, amount: coins[n]!.amount });
   const spends: Spend[] = [
     { name: 'legacy and wrapped single-sig', coins: [c('pkh'), c('sh-wpkh'), c('wpkh no origin')], change: changeWpkh },
@@ -222,6 +235,7 @@ async function main(): Promise<void> {
     { name: 'taproot only', coins: [c('tr'), c('tr hex')], change: changeTr },
     { name: 'multisig kinds', coins: [c('wsh multi 2-of-3'), c('sh multi 1-of-2'), c('sh-wsh sortedmulti 3-of-5'), c('bare multi')], change: changeVault },
     { name: 'hex keys, addr() and a foreign input', coins: [c('pk hex'), c('addr'), { txid: coins.wpkh!.txid, vout: fundChange.n, amount: fundChange.value }], change: changeWpkh, locktime: 120 },
+    { name: 'taproot script trees', coins: [c('tr tree'), c('tr tree pkh and hex'), c('wpkh')], change: changeTree, fillOnly: true },
   ];
 
   for (const s of spends) {
@@ -247,6 +261,7 @@ async function main(): Promise<void> {
         return result;
       };
       await call('analyzepsbt', 'filled', 'analyzepsbt', [filled.psbt]);
+      if (s.fillOnly) continue;
       const signed: string[] = [];
       for (const w of ['sA', 'sB', 'sC']) {
         const r = (await call('walletprocesspsbt', `signed by ${w}`, 'walletprocesspsbt', [filled.psbt, true, 'ALL', true, false], w)) as { psbt: string };

@@ -340,3 +340,22 @@ export function schnorrVerify(sig: Uint8Array, msg32: Uint8Array, xonly: Uint8Ar
   const R = toAffine(jadd(a, b));
   return R !== null && (R[1] & 1n) === 0n && R[0] === r;
 }
+
+const bigToBytes = (v: bigint): Uint8Array => {
+  const out = new Uint8Array(32);
+  for (let i = 31; i >= 0; i--, v >>= 8n) out[i] = Number(v & 0xffn);
+  return out;
+};
+
+/**
+ * BIP341 output key of an x-only internal key and a 32-byte tweak: lift_x(x) + t·G, its x and
+ * whether its y is odd; null when the tweak is not below n or the key is not a point.
+ */
+export function taprootTweak(xonly: Uint8Array, tweak: Uint8Array): { x: Uint8Array; odd: boolean } | null {
+  const pk = lift(bytesToBig(xonly), false);
+  const t = bytesToBig(tweak);
+  if (!pk || t >= N) return null;
+  const q = toAffine(jadd([pk[0], pk[1], 1n], mulG(t)));
+  if (!q) return null;
+  return { x: bigToBytes(q[0]), odd: (q[1] & 1n) === 1n };
+}

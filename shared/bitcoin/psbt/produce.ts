@@ -17,7 +17,10 @@ import { DUMMY_CHECKER, type Checker } from './checker';
 import { concatBytes, hash160 } from './edit';
 import { pushData, verifyScript } from './interp';
 import type { SolvingProvider } from './provider';
-import type { SigData } from './sigdata';
+import { addLeafHash, type SigData } from './sigdata';
+import { cmpStr } from './json-parts';
+import { tapLeafHash } from './sighash';
+import { TAPSCRIPT, tapLeafKeys } from './tr-tree';
 import type { SigVersion } from './sighash';
 
 /** BaseSignatureCreator without keys: what becomes of a signature that is not in the PSBT. */
@@ -90,10 +93,45 @@ function getScript(provider: SolvingProvider, sd: SigData, id: string): Uint8Arr
   return undefined;
 }
 
-/** SignTaproot, key path (script path leaves are not satisfied: no miniscript here). */
+/** CreateTaprootScriptSig without a key: the key's origin, with this leaf, into the taproot derivations. */
+function tapScriptKey(provider: SolvingProvider, sd: SigData, x: Uint8Array, leaf: string): void {
+  const xh = hexOf(x);
+  const origin = provider.getKeyOriginByXOnly(xh);
+  if (!origin) return;
+  const e = sd.tapMiscPubkeys.get(xh);
+  if (!e) sd.tapMiscPubkeys.set(xh, { leafHashes: [leaf], origin });
+  else addLeafHash(e, leaf);
+}
+
+/**
+ * SignTaprootScript for every leaf, in Core's order (script, then leaf version): the satisfier asks
+ * for each key the leaf checks (tapLeafKeys); no leaf is satisfied here (finalizing script path
+ * spends is not ported), but the keys' origins gain the leaf's hash as Core's do.
+ */
+function visitLeaves(provider: SolvingProvider, sd: SigData): void {
+  const leaves = [...sd.tapScripts.values()].sort((a, b) => cmpStr(a.scriptHex, b.scriptHex) || a.ver - b.ver);
+  for (const leaf of leaves) {
+    if (leaf.ver !== TAPSCRIPT) continue;
+    const keys = tapLeafKeys(leaf.script);
+    if (!keys) continue;
+    const lh = hexOf(tapLeafHash(leaf.script, leaf.ver));
+    if ('keyHash' in keys) {
+      const id = hexOf(keys.keyHash);
+      const pub = getPubKey(provider, sd, id);
+      if (!pub) {
+        sd.missingPubkeys.push(id);
+        continue;
+      }
+      tapScriptKey(provider, sd, pub.subarray(1, 33), lh);
+    } else for (const x of keys.xonly) tapScriptKey(provider, sd, x, lh);
+  }
+}
+
+/** SignTaproot: the key path, then the script path leaves' keys (visitLeaves). */
 function signTaproot(provider: SolvingProvider, creator: Creator, output: Uint8Array, sd: SigData): Uint8Array[] | null {
   const outHex = hexOf(output);
   const spend = provider.getTaprootSpendData(outHex);
+  if (spend?.tree && spend.tree.length > 0) sd.trTree = spend.tree;
   if (spend) {
     if (!sd.internalKey) sd.internalKey = spend.internalKey;
     if (!sd.merkleRoot && spend.merkleRoot) sd.merkleRoot = spend.merkleRoot;
@@ -118,7 +156,9 @@ function signTaproot(provider: SolvingProvider, creator: Creator, output: Uint8A
     const s = creator.createSchnorrSig(output, 'taproot');
     if (s) sd.tapKeySig = s;
   }
-  return sd.tapKeySig && sd.tapKeySig.length > 0 ? [sd.tapKeySig] : null;
+  if (sd.tapKeySig && sd.tapKeySig.length > 0) return [sd.tapKeySig];
+  visitLeaves(provider, sd);
+  return null;
 }
 
 interface Step {

@@ -8,7 +8,7 @@
 import type { Expansion } from '../descriptor';
 import { hexOf } from '../tx';
 import { hash160 } from './edit';
-import type { KeyOrigin, TapLeafScript } from './types';
+import type { KeyOrigin, TapLeafScript, TapTreeLeaf } from './types';
 
 /** TaprootSpendData: the internal key, the merkle root (null: key path only), the leaves. */
 export interface TaprootSpendData {
@@ -16,6 +16,8 @@ export interface TaprootSpendData {
   merkleRoot: Uint8Array | null;
   /** By script hex + ':' + leaf version, as the model's tapScripts. */
   scripts: Map<string, TapLeafScript>;
+  /** The TaprootBuilder's leaves as GetTreeTuples lists them (absent or empty: no script tree). */
+  tree?: TapTreeLeaf[];
 }
 
 /** The questions ProduceSignature asks (hex keys: key ids and script ids are HASH160s). */
@@ -70,6 +72,12 @@ export class FlatProvider implements SolvingProvider {
       // GetKeyOriginByXOnly asks for 02||x first.
       if (!this.xonlyOrigins.has(x) || pubkey[0] === 2) this.xonlyOrigins.set(x, origin);
     }
+  }
+
+  /** A key a tapscript pkh() names by HASH160 of its x-only form (MiniscriptDescriptor's provider entry). */
+  addXonlyHash(xonly: Uint8Array): void {
+    const id = hexOf(hash160(xonly));
+    if (!this.pubkeys.has(id)) this.pubkeys.set(id, Uint8Array.of(2, ...xonly));
   }
 
   addScript(script: Uint8Array): void {

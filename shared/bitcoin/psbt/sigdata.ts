@@ -8,7 +8,9 @@ import { fromHex } from '../hex';
 import { hexOf } from '../tx';
 import { cmpStr, isNull } from './json-parts';
 import { keyIdHex } from './edit';
-import type { KeyOrigin, PsbtInput, PsbtOutput, TapBip32, TapLeafScript } from './types';
+import type { KeyOrigin, PsbtInput, PsbtOutput, TapBip32, TapLeafScript, TapTreeLeaf } from './types';
+import { buildTaproot } from './tr-tree';
+import { isFullyValidPubkey } from './pubkey';
 
 export interface SigData {
   complete: boolean;
@@ -32,6 +34,8 @@ export interface SigData {
   tapMiscPubkeys: Map<string, TapBip32>;
   /** HASH160 of an x-only key (hex) → the x-only key. */
   tapPubkeys: Map<string, Uint8Array>;
+  /** An output's taproot tree (TaprootBuilder::GetTreeTuples), when the builder has scripts. */
+  trTree?: TapTreeLeaf[];
   missingPubkeys: string[];
   missingSigs: string[];
   missingRedeemScript?: string;
@@ -135,7 +139,7 @@ export function applyToInput(i: PsbtInput, sd: SigData): void {
   copyTapBip32(sd.tapMiscPubkeys, i.tapBip32);
 }
 
-/** PSBTOutput::FillSignatureData (a taproot tree already in the output is not rebuilt: nothing here signs). */
+/** PSBTOutput::FillSignatureData. */
 export function outputSigData(o: PsbtOutput): SigData {
   const sd = newSigData();
   if (nonEmpty(o.redeemScript)) sd.redeemScript = o.redeemScript;
@@ -144,6 +148,15 @@ export function outputSigData(o: PsbtOutput): SigData {
     const pubkey = fromHex(pub);
     const id = keyIdHex(pubkey);
     if (!sd.miscPubkeys.has(id)) sd.miscPubkeys.set(id, { pubkey, origin });
+  }
+  // A tree already in the output (from another updater) is rebuilt as Core's FillSignatureData does.
+  if (o.tapTree.length > 0 && o.tapInternalKey && o.tapInternalKey.length === 32 && isFullyValidPubkey(Uint8Array.of(2, ...o.tapInternalKey))) {
+    const built = buildTaproot(o.tapInternalKey, o.tapTree);
+    if (built) {
+      sd.internalKey = o.tapInternalKey;
+      for (const [k, v] of built.scripts) sd.tapScripts.set(k, v);
+      sd.trTree = o.tapTree;
+    }
   }
   copyTapBip32(o.tapBip32, sd.tapMiscPubkeys, sd.tapPubkeys);
   return sd;
@@ -158,5 +171,6 @@ export function applyToOutput(o: PsbtOutput, sd: SigData): void {
     if (!o.hdKeypaths.has(pub)) o.hdKeypaths.set(pub, v.origin);
   }
   if (!isNull(sd.internalKey)) o.tapInternalKey = sd.internalKey;
+  if (sd.trTree && sd.trTree.length > 0) o.tapTree = sd.trTree;
   copyTapBip32(sd.tapMiscPubkeys, o.tapBip32);
 }

@@ -15,6 +15,46 @@ import type { Network } from '../networks';
 import { solver, type TxoutType } from '../script';
 import { hexOf } from '../tx';
 import { providerOfExpansion, type FlatProvider } from './provider';
+import { TreeDescriptor } from './tr-tree';
+
+/** What the index needs of a descriptor: descriptor.ts's, or a tr() with a script tree (tr-tree.ts). */
+interface Source {
+  isRange(): boolean;
+  readonly hasPrivateKeys: boolean;
+  script(index: number): Uint8Array;
+  provider(index: number): FlatProvider;
+}
+
+function plainSource(d: Descriptor): Source {
+  return {
+    isRange: () => d.isRange(),
+    hasPrivateKeys: d.hasPrivateKeys,
+    script: (i) => d.expand(i)[0]!.script,
+    provider: (i) => providerOfExpansion(d.expand(i)[0]!),
+  };
+}
+
+function treeSource(t: TreeDescriptor): Source {
+  const made = new Map<number, ReturnType<TreeDescriptor['expand']>>();
+  const at = (i: number): ReturnType<TreeDescriptor['expand']> => {
+    let e = made.get(i);
+    if (!e) made.set(i, (e = t.expand(i)));
+    return e;
+  };
+  return { isRange: () => t.isRange(), hasPrivateKeys: t.hasPrivateKeys, script: (i) => at(i).script, provider: (i) => at(i).provider };
+}
+
+/** The descriptors of one listdescriptors entry: one per path of a multipath descriptor. */
+function sourcesOf(text: string, network: Network): Source[] {
+  try {
+    return parseDescriptor(text, network).expandMultipath().map(plainSource);
+  } catch (e) {
+    if (!/script trees are not supported/.test((e as Error).message)) throw e;
+  }
+  const t = TreeDescriptor.parse(text, network);
+  if (!t) throw new Error('tr(): script trees are not supported');
+  return [treeSource(t)];
+}
 
 /** One descriptor as `listdescriptors` lists it (internal, active and timestamp are not needed to fill). */
 export interface WalletDescriptor {
@@ -28,7 +68,7 @@ export interface WalletDescriptor {
 export class WalletDescriptorError extends Error {}
 
 interface Spkm {
-  desc: Descriptor;
+  desc: Source;
   /** The expansion branch (multipath descriptors are one ScriptPubKeyMan per path). */
   begin: number;
   end: number;
@@ -37,7 +77,7 @@ interface Spkm {
   cursor: number;
 }
 
-function rangeOf(d: Descriptor, w: WalletDescriptor, n: number): [number, number] {
+function rangeOf(d: Source, w: WalletDescriptor, n: number): [number, number] {
   if (!d.isRange()) {
     if (w.range !== undefined) throw new WalletDescriptorError(`descriptor ${n}: a range was given for a descriptor that is not ranged`);
     return [0, 0];
@@ -63,15 +103,15 @@ export class WatchOnlyWallet {
   ) {
     descriptors.forEach((w, n) => {
       if (!w || typeof w.desc !== 'string') throw new WalletDescriptorError(`descriptor ${n}: expected an object with a "desc" string`);
-      let parsed: Descriptor;
+      let parsed: Source[];
       try {
-        parsed = parseDescriptor(w.desc, network);
+        parsed = sourcesOf(w.desc, network);
       } catch (e) {
         throw new WalletDescriptorError(`descriptor ${n}: ${(e as Error).message || 'invalid descriptor'}`);
       }
-      if (parsed.hasPrivateKeys) throw new WalletDescriptorError(`descriptor ${n}: holds a private key; Spyglass takes public descriptors only`);
-      const [begin, end] = rangeOf(parsed, w, n);
-      for (const desc of parsed.expandMultipath()) {
+      if (parsed.some((d) => d.hasPrivateKeys)) throw new WalletDescriptorError(`descriptor ${n}: holds a private key; Spyglass takes public descriptors only`);
+      const [begin, end] = rangeOf(parsed[0]!, w, n);
+      for (const desc of parsed) {
         const first = this.expand(desc, begin, n);
         this.spkms.push({ desc, begin, end, type: solver(first).type, cursor: begin });
       }
@@ -83,9 +123,9 @@ export class WatchOnlyWallet {
     return this.spkms.length;
   }
 
-  private expand(desc: Descriptor, index: number, n: number): Uint8Array {
+  private expand(desc: Source, index: number, n: number): Uint8Array {
     try {
-      return desc.expand(index)[0]!.script;
+      return desc.script(index);
     } catch (e) {
       throw new WalletDescriptorError(`descriptor ${n}: ${(e as Error).message}`);
     }
@@ -121,7 +161,7 @@ export class WatchOnlyWallet {
     const key = `${at[0]}/${at[1]}`;
     let p = this.providers.get(key);
     if (!p) {
-      p = providerOfExpansion(this.spkms[at[0]]!.desc.expand(at[1])[0]!);
+      p = this.spkms[at[0]]!.desc.provider(at[1]);
       this.providers.set(key, p);
     }
     return { spkm: at[0], provider: p };
