@@ -2,8 +2,8 @@
  * The updater (shared/bitcoin/psbt/fill.ts) against Bitcoin Core: every fill vector of the spend
  * file (v2 and v0) filled offline byte for byte as walletprocesspsbt(psbt, false, "DEFAULT", true,
  * false) filled it; the walletprocesspsbt recordings of the watch-only wallets (bip32derivs off,
- * sign on a watch-only wallet) from the same wallets' descriptors and transactions; the refusals
- * (a previous transaction that is not the one spent, an output it does not have, a sighash
+ * sign on a watch-only wallet) from the same wallets' descriptors and transactions;
+ * utxoupdatepsbt's two recordings (from the UTXO set's coins); the refusals (a previous transaction that is not the one spent, an output it does not have, a sighash
  * mismatch, private or unranged descriptors); and what Core leaves alone.
  */
 import { describe, expect, it } from 'vitest';
@@ -18,9 +18,12 @@ import {
   parsePsbt,
   readPrevTxs,
   serializePsbt,
+  utxoUpdatePsbt,
   WatchOnlyWallet,
   type Psbt,
+  type WalletDescriptor,
 } from '../../shared/bitcoin/psbt';
+import type { TxOut } from '../../shared/bitcoin/tx';
 
 const vectors = fillVectors();
 const SPEND = 'bitcoin-core-spend.jsonl' as const;
@@ -73,6 +76,21 @@ describe('fill: walletprocesspsbt recordings of the watch-only wallets', () => {
       void sign;
       if (body.error) expect(r).toEqual({ ok: false, error: body.error.message });
       else expect(r).toEqual({ ok: true, psbt: body.result!.psbt, complete: body.result!.complete });
+    });
+  }
+});
+
+describe('utxoupdatepsbt recordings: the coins of the UTXO set, with and without descriptors', () => {
+  const prev: Record<string, string> = {};
+  for (const v of vectors) Object.assign(prev, v.prevtxs);
+  const coins = new Map<string, TxOut>();
+  for (const tx of readPrevTxs(prev).values()) tx.vout.forEach((o, n) => coins.set(`${tx.txid}:${n}`, o));
+  for (const rec of coreFileGroup(SPEND, 'utxoupdatepsbt')) {
+    it(rec.name, () => {
+      const [psbt, descriptors] = JSON.parse(rec.request.body).params as [string, WalletDescriptor[] | undefined];
+      // The node had no txindex and the previous transactions were confirmed: only its UTXO set answered.
+      const r = utxoUpdatePsbt(parse(psbt), descriptors ? new WatchOnlyWallet(descriptors, REGTEST) : null, { coins });
+      expect(r.ok && encodeBase64(serializePsbt(r.psbt))).toBe((rec.response.body as { result: string }).result);
     });
   }
 });

@@ -14,6 +14,8 @@
  *                   watch-only descriptor wallet (wallet-index.ts), through Core's signing steps without
  *                   keys (sign-input.ts, produce.ts, sigdata.ts, provider.ts; interp.ts, checker.ts and
  *                   sighash.ts verify)
+ * - utxo-update.ts  utxoUpdatePsbt: utxoupdatepsbt (coins from the UTXO set, descriptors' data)
+ * - tr-tree.ts      tr() descriptors with script trees for the updater (TaprootBuilder)
  * - combine.ts      combinePsbts: combinepsbt
  * - verify.ts       verifyPsbtSignatures: every partial signature checked offline (ECDSA, Schnorr)
  * - finalize.ts     finalizePsbt: finalizepsbt (with extraction), refusing inputs with bad signatures
@@ -65,6 +67,7 @@ import { decodePsbtJson, type DecodePsbtJsonResult } from './decode-json';
 export function decodePsbtJsonV30(base64: string, network: Network): DecodePsbtJsonResult {
   return decodePsbtJson(base64, network, { coreVersion: 30 });
 }
+export { utxoUpdatePsbt, type UtxoSources, type UtxoUpdateResult } from './utxo-update';
 export { combinePsbts, combinePsbtsBase64, uniqueId, type CombineBase64Result, type CombineOptions, type CombineResult } from './combine';
 export { describeProblem, verifyPsbtSignatures, type SignatureCheck, type SignatureKind, type VerifyReport } from './verify';
 export {
