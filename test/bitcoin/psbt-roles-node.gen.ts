@@ -7,8 +7,9 @@
  *
  * A watch-only wallet imports public descriptors of many kinds (pkh, sh(wpkh), wpkh, tr, wsh(multi)
  * 2-of-3, sh(multi) 1-of-2, sh(wsh(sortedmulti)) 3-of-5, bare multi, pk() and tr() of hex keys,
- * rawtr, a key without origin, addr(), ranges not starting at 0); signer wallets hold the private
- * halves (one key each for the multisigs). Coins of every kind are spent in PSBTs (v2 and v0) with
+ * rawtr, a key without origin, addr(), combo(), tr() script trees with pk/pkh/multi_a/sortedmulti_a
+ * leaves, ranges not starting at 0); signer wallets hold the private halves (one key each for the
+ * multisigs; the script-tree spend is filled and analyzed only). Coins of every kind are spent in PSBTs (v2 and v0) with
  * change back to the wallet; Core's answers are recorded: walletprocesspsbt without signing on the
  * watch-only wallet (fill vectors), signing by each signer, combinepsbt, finalizepsbt (with and
  * without extract), analyzepsbt at every stage. The node is stopped and its directory removed.
@@ -128,6 +129,7 @@ async function main(): Promise<void> {
     { name: 'rawtr', make: (w) => `rawtr(${single(A, 11, w === 'sA')})`, range: [0, 10] },
     { name: 'wpkh no origin', make: (w) => `wpkh(${w === 'sA' ? noOrigin.acctPrv : noOrigin.acct}/0/*)`, range: [0, 10] },
     { name: 'addr', make: () => `addr(${foreign})` },
+    { name: 'combo', make: (w) => `combo(${single(C, 17, w === 'sC')})`, range: [0, 6] },
     // Script trees (the watch-only wallet only: finalizing script path spends is not ported).
     {
       name: 'tr tree',
@@ -161,21 +163,21 @@ async function main(): Promise<void> {
     if (!d) throw new Error(`listdescriptors has no ${body}`);
     return d;
   };
-  const addressAt = async (name: string, index: number): Promise<string> => {
+  const addressAt = async (name: string, index: number, pick = 0): Promise<string> => {
     const d = descOf(name);
     const r = await rpc<string[]>('deriveaddresses', [d.desc, d.range ? [index, index] : undefined].filter((x) => x !== undefined));
-    return r[0]!;
+    return r[pick]!;
   };
 
   // Fund one coin of each spendable kind (index chosen inside the range), plus the addr() one.
   const coins: Record<string, { txid: string; vout: number; amount: number; address: string }> = {};
-  const pay = async (name: string, index: number, amount: number): Promise<void> => {
+  const pay = async (name: string, index: number, amount: number, pick = 0, as = name): Promise<void> => {
     if (name === 'pk hex' || name === 'bare multi') return payScript(name, index, amount);
-    const address = name === 'addr' ? foreign : await addressAt(name, index);
+    const address = name === 'addr' ? foreign : await addressAt(name, index, pick);
     const txid = await rpc<string>('sendtoaddress', [address, amount], 'fund');
     const tx = await rpc<{ details: Array<{ address: string; vout: number }> }>('gettransaction', [txid], 'fund');
     const vout = tx.details.find((d) => d.address === address)!.vout;
-    coins[name] = { txid, vout, amount, address };
+    coins[as] = { txid, vout, amount, address };
   };
   /** Outputs without an address (P2PK, bare multisig): a transaction built here, signed by the funding wallet. */
   async function payScript(name: string, index: number, amount: number): Promise<void> {
@@ -211,6 +213,9 @@ async function main(): Promise<void> {
   await pay('rawtr', 5, 2.1);
   await pay('wpkh no origin', 9, 2.2);
   await pay('addr', 0, 0.5);
+  await pay('combo', 1, 2.5, 0, 'combo p2pkh');
+  await pay('combo', 2, 2.6, 1, 'combo p2wpkh');
+  await pay('combo', 3, 2.7, 2, 'combo p2sh-p2wpkh');
   await pay('tr tree', 1, 2.3);
   await pay('tr tree pkh and hex', 2, 2.4);
   await rpc('generatetoaddress', [1, await rpc('getnewaddress', [], 'fund')]);
@@ -235,6 +240,7 @@ async function main(): Promise<void> {
     { name: 'taproot only', coins: [c('tr'), c('tr hex')], change: changeTr },
     { name: 'multisig kinds', coins: [c('wsh multi 2-of-3'), c('sh multi 1-of-2'), c('sh-wsh sortedmulti 3-of-5'), c('bare multi')], change: changeVault },
     { name: 'hex keys, addr() and a foreign input', coins: [c('pk hex'), c('addr'), { txid: coins.wpkh!.txid, vout: fundChange.n, amount: fundChange.value }], change: changeWpkh, locktime: 120 },
+    { name: 'combo coins', coins: [c('combo p2pkh'), c('combo p2wpkh'), c('combo p2sh-p2wpkh')], change: changeWpkh },
     { name: 'taproot script trees', coins: [c('tr tree'), c('tr tree pkh and hex'), c('wpkh')], change: changeTree, fillOnly: true },
   ];
 

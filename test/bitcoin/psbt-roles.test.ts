@@ -1,8 +1,8 @@
 /**
  * combine, verify, finalize and analyze (shared/bitcoin/psbt) against Bitcoin Core: every
  * combinepsbt, finalizepsbt and analyzepsbt recording of the spend file and of Core's own PSBT
- * vectors, and the real-node file made by psbt-roles-node.gen.ts (a watch-only wallet of eighteen
- * descriptor kinds — taproot script trees among them — three signers, PSBTs v2 and v0: fill, sign, combine, finalize with and without
+ * vectors, and the real-node file made by psbt-roles-node.gen.ts (a watch-only wallet of nineteen
+ * descriptor kinds — taproot script trees and combo() among them — three signers, PSBTs v2 and v0: fill, sign, combine, finalize with and without
  * extract, analyze at each stage), compared byte for byte and field for field. Then what Core
  * does not do: name the bad signature, and refuse to finalize an input that carries one.
  */
@@ -90,7 +90,7 @@ describe('combine, finalize, analyze: the recordings of the spend file and of Co
 describe('the real-node file (psbt-roles-node.gen.ts)', () => {
   it('holds every stage of every spend', () => {
     const count = (g: string): number => nodeGroup(g).length;
-    expect([count('fill-vector'), count('combinepsbt'), count('finalizepsbt'), count('analyzepsbt'), count('walletprocesspsbt')]).toEqual([24, 20, 70, 72, 40]);
+    expect([count('fill-vector'), count('combinepsbt'), count('finalizepsbt'), count('analyzepsbt'), count('walletprocesspsbt')]).toEqual([28, 24, 84, 86, 48]);
     const fin = nodeGroup('finalizepsbt').map((l) => l.result as { hex?: string; complete: boolean });
     expect(fin.filter((r) => r.hex).length).toBeGreaterThan(10);
     expect(fin.filter((r) => !r.complete).length).toBeGreaterThan(10);

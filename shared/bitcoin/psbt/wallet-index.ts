@@ -16,12 +16,15 @@ import { solver, type TxoutType } from '../script';
 import { hexOf } from '../tx';
 import { providerOfExpansion, type FlatProvider } from './provider';
 import { TreeDescriptor } from './tr-tree';
+import { descriptorChecksum } from '../descriptor-checksum';
+import { concatBytes, hash160 } from './edit';
 
-/** What the index needs of a descriptor: descriptor.ts's, or a tr() with a script tree (tr-tree.ts). */
+/** What the index needs of a descriptor: descriptor.ts's, a tr() with a script tree (tr-tree.ts), a combo(). */
 interface Source {
   isRange(): boolean;
   readonly hasPrivateKeys: boolean;
-  script(index: number): Uint8Array;
+  /** The output scripts of one index (several for combo()). */
+  scripts(index: number): Uint8Array[];
   provider(index: number): FlatProvider;
 }
 
@@ -29,8 +32,41 @@ function plainSource(d: Descriptor): Source {
   return {
     isRange: () => d.isRange(),
     hasPrivateKeys: d.hasPrivateKeys,
-    script: (i) => d.expand(i)[0]!.script,
+    scripts: (i) => [d.expand(i)[0]!.script],
     provider: (i) => providerOfExpansion(d.expand(i)[0]!),
+  };
+}
+
+/**
+ * combo(KEY) (ComboDescriptor): P2PK, P2PKH and, for a compressed key, P2WPKH and P2SH-P2WPKH;
+ * the key read by descriptor.ts as pk(KEY).
+ */
+function comboSource(text: string, network: Network): Source {
+  const [body, sum] = text.split('#');
+  if (sum !== undefined && descriptorChecksum(body!) !== sum) throw new Error(`Provided checksum '${sum}' does not match computed checksum '${descriptorChecksum(body!)}'`);
+  const pk = parseDescriptor(`pk(${body!.slice('combo('.length, -1)})`, network);
+  if (pk.branches !== 1) throw new Error('multipath combo() descriptors are not supported');
+  const scripts = (i: number): Uint8Array[] => {
+    const e = pk.expand(i)[0]!;
+    const key = e.pubkeys[0]!.pubkey;
+    const h = hash160(key);
+    const out = [e.script, concatBytes(Uint8Array.of(0x76, 0xa9, 0x14), h, Uint8Array.of(0x88, 0xac))];
+    if (key.length === 33) {
+      const wpkh = concatBytes(Uint8Array.of(0, 0x14), h);
+      out.push(wpkh, concatBytes(Uint8Array.of(0xa9, 0x14), hash160(wpkh), Uint8Array.of(0x87)));
+    }
+    return out;
+  };
+  return {
+    isRange: () => pk.isRange(),
+    hasPrivateKeys: pk.hasPrivateKeys,
+    scripts,
+    provider: (i) => {
+      const p = providerOfExpansion(pk.expand(i)[0]!);
+      const s = scripts(i);
+      if (s[2]) p.addScript(s[2]);
+      return p;
+    },
   };
 }
 
@@ -41,7 +77,7 @@ function treeSource(t: TreeDescriptor): Source {
     if (!e) made.set(i, (e = t.expand(i)));
     return e;
   };
-  return { isRange: () => t.isRange(), hasPrivateKeys: t.hasPrivateKeys, script: (i) => at(i).script, provider: (i) => at(i).provider };
+  return { isRange: () => t.isRange(), hasPrivateKeys: t.hasPrivateKeys, scripts: (i) => [at(i).script], provider: (i) => at(i).provider };
 }
 
 /** The descriptors of one listdescriptors entry: one per path of a multipath descriptor. */
@@ -49,6 +85,7 @@ function sourcesOf(text: string, network: Network): Source[] {
   try {
     return parseDescriptor(text, network).expandMultipath().map(plainSource);
   } catch (e) {
+    if (/^combo\(\) descriptors are not supported$/.test((e as Error).message)) return [comboSource(text, network)];
     if (!/script trees are not supported/.test((e as Error).message)) throw e;
   }
   const t = TreeDescriptor.parse(text, network);
@@ -72,7 +109,8 @@ interface Spkm {
   /** The expansion branch (multipath descriptors are one ScriptPubKeyMan per path). */
   begin: number;
   end: number;
-  type: TxoutType;
+  /** The script types it makes (one, or P2PK/P2PKH/P2WPKH/P2SH for combo()). */
+  types: Set<TxoutType>;
   /** Next index to derive. */
   cursor: number;
 }
@@ -113,7 +151,7 @@ export class WatchOnlyWallet {
       const [begin, end] = rangeOf(parsed[0]!, w, n);
       for (const desc of parsed) {
         const first = this.expand(desc, begin, n);
-        this.spkms.push({ desc, begin, end, type: solver(first).type, cursor: begin });
+        this.spkms.push({ desc, begin, end, types: new Set(first.map((x) => solver(x).type)), cursor: begin });
       }
     });
   }
@@ -123,21 +161,25 @@ export class WatchOnlyWallet {
     return this.spkms.length;
   }
 
-  private expand(desc: Source, index: number, n: number): Uint8Array {
+  private expand(desc: Source, index: number, n: number): Uint8Array[] {
     try {
-      return desc.script(index);
+      return desc.scripts(index);
     } catch (e) {
       throw new WalletDescriptorError(`descriptor ${n}: ${(e as Error).message}`);
     }
   }
 
-  /** Derives the next index of one ScriptPubKeyMan; returns the script's hex. */
-  private step(k: number): string {
+  /** Derives the next index of one ScriptPubKeyMan; true when it made `target` (hex). */
+  private step(k: number, target: string): boolean {
     const s = this.spkms[k]!;
     const i = s.cursor++;
-    const hex = hexOf(this.expand(s.desc, i, k));
-    if (!this.scripts.has(hex)) this.scripts.set(hex, [k, i]);
-    return hex;
+    let hit = false;
+    for (const script of this.expand(s.desc, i, k)) {
+      const hex = hexOf(script);
+      if (!this.scripts.has(hex)) this.scripts.set(hex, [k, i]);
+      hit ||= hex === target;
+    }
+    return hit;
   }
 
   /** Where the wallet has this script: its ScriptPubKeyMan and index, or null (IsMine). */
@@ -148,8 +190,8 @@ export class WatchOnlyWallet {
     const type = solver(script).type;
     for (let k = 0; k < this.spkms.length; k++) {
       const s = this.spkms[k]!;
-      if (s.type !== type) continue;
-      while (s.cursor <= s.end) if (this.step(k) === hex) return this.scripts.get(hex)!;
+      if (!s.types.has(type)) continue;
+      while (s.cursor <= s.end) if (this.step(k, hex)) return this.scripts.get(hex)!;
     }
     return null;
   }
