@@ -14,7 +14,9 @@ import { parseDescriptor, type Descriptor } from '../descriptor';
 import type { Network } from '../networks';
 import { solver, type TxoutType } from '../script';
 import { hexOf } from '../tx';
-import { providerOfExpansion, type FlatProvider } from './provider';
+import { schnorr } from '@noble/curves/secp256k1.js';
+import { taprootTweak } from './ecc';
+import { FlatProvider, providerOfExpansion } from './provider';
 import { TreeDescriptor } from './tr-tree';
 import { descriptorChecksum } from '../descriptor-checksum';
 import { concatBytes, hash160 } from './edit';
@@ -80,10 +82,36 @@ function treeSource(t: TreeDescriptor): Source {
   return { isRange: () => t.isRange(), hasPrivateKeys: t.hasPrivateKeys, scripts: (i) => [at(i).script], provider: (i) => at(i).provider };
 }
 
+/**
+ * tr(KEY) without a tree: the key derived as rawtr(KEY) derives it (the same key expression, no
+ * tweak), the output key tweaked here (ecc.ts), some ten times faster than Descriptor.expand's.
+ */
+function keyPathTrSource(raw: Descriptor): Source {
+  const made = new Map<number, { script: Uint8Array; provider: FlatProvider }>();
+  const at = (i: number): { script: Uint8Array; provider: FlatProvider } => {
+    let m = made.get(i);
+    if (!m) {
+      const k = raw.expand(i)[0]!.pubkeys[0]!;
+      const x = k.pubkey.subarray(1, 33);
+      const out = taprootTweak(x, schnorr.utils.taggedHash('TapTweak', x));
+      if (!out) throw new Error('tr(): the key does not make a valid output key');
+      const provider = new FlatProvider();
+      provider.addKey(k.pubkey, k.origin ? { fp: k.origin.fingerprint, path: k.origin.path } : undefined);
+      provider.trees.set(hexOf(out.x), { internalKey: x, merkleRoot: null, scripts: new Map() });
+      made.set(i, (m = { script: concatBytes(Uint8Array.of(0x51, 0x20), out.x), provider }));
+    }
+    return m;
+  };
+  return { isRange: () => raw.isRange(), hasPrivateKeys: raw.hasPrivateKeys, scripts: (i) => [at(i).script], provider: (i) => at(i).provider };
+}
+
 /** The descriptors of one listdescriptors entry: one per path of a multipath descriptor. */
 function sourcesOf(text: string, network: Network): Source[] {
   try {
-    return parseDescriptor(text, network).expandMultipath().map(plainSource);
+    const d = parseDescriptor(text, network);
+    const body = text.split('#')[0]!;
+    if (body.startsWith('tr(')) return parseDescriptor(`raw${body}`, network).expandMultipath().map(keyPathTrSource);
+    return d.expandMultipath().map(plainSource);
   } catch (e) {
     if (/^combo\(\) descriptors are not supported$/.test((e as Error).message)) return [comboSource(text, network)];
     if (!/script trees are not supported/.test((e as Error).message)) throw e;
