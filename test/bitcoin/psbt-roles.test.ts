@@ -241,3 +241,41 @@ describe('combine: what Core refuses', () => {
     expect(combinePsbtsBase64([v2, v2])).toEqual({ ok: true, psbt: v2 });
   });
 });
+
+describe('robustness: the roles answer every PSBT Core reads, and mutations of them, without throwing', () => {
+  const files: CoreFile[] = ['bitcoin-core-psbt-vectors.jsonl', 'bitcoin-core-spend.jsonl', 'bitcoin-core-v31.99-stateless.jsonl'];
+  const psbts: Psbt[] = [];
+  for (const f of files) {
+    for (const rec of coreFileGroup(f, 'decodepsbt')) {
+      const param = (JSON.parse(rec.request.body) as { params: unknown[] }).params[0];
+      const bytes = typeof param === 'string' ? decodeBase64Core(param) : null;
+      const r = bytes && parsePsbt(bytes);
+      if (r && r.ok) psbts.push(r.psbt);
+    }
+  }
+  const roles = (p: Psbt): void => {
+    analyzePsbtBase64(encodeBase64(serializePsbt(p)));
+    verifyPsbtSignatures(p);
+    finalizePsbt(p);
+    finalizePsbt(p, { strict: false });
+  };
+  it(`${psbts.length} recorded PSBTs`, () => {
+    expect(psbts.length).toBeGreaterThan(130);
+    for (const p of psbts) roles(p);
+  });
+  it('300 one-byte mutations that still parse', () => {
+    let seed = 7;
+    const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    let parsed = 0;
+    for (let i = 0; i < 3000 && parsed < 300; i++) {
+      const bytes = serializePsbt(psbts[rnd(psbts.length)]!);
+      const at = 5 + rnd(bytes.length - 5);
+      bytes[at] = bytes[at]! ^ (1 << rnd(8));
+      const r = parsePsbt(bytes);
+      if (!r.ok) continue;
+      parsed++;
+      roles(r.psbt);
+    }
+    expect(parsed).toBe(300);
+  });
+});
