@@ -100,6 +100,14 @@ export function ecdsaVerify(sig: Uint8Array, hash: Uint8Array, pubkey: Uint8Arra
   return pk !== null && keys.has(pk);
 }
 
+/** BIP143 hashes of a transaction checked without precomputed data (Core computes them per check; the same values). */
+const bip143Of = new WeakMap<Tx, SighashData>();
+function bip143(tx: Tx): SighashData {
+  let d = bip143Of.get(tx);
+  if (!d) bip143Of.set(tx, (d = new SighashData(tx, null)));
+  return d;
+}
+
 const hashTypeName = (t: number): string => `0x${t.toString(16).padStart(2, '0')}`;
 
 /**
@@ -121,7 +129,7 @@ export class TxChecker implements Checker {
     const hash =
       sv === 'base'
         ? legacySighash(this.tx, this.nIn, scriptCode, hashType)
-        : segwitV0Sighash(this.data ?? new SighashData(this.tx, null), this.nIn, scriptCode, this.amount, hashType);
+        : segwitV0Sighash(this.data ?? bip143(this.tx), this.nIn, scriptCode, this.amount, hashType);
     return ecdsaVerify(sig.subarray(0, sig.length - 1), hash, pubkey) ? null : `the signature does not verify (sighash ${hashTypeName(hashType)})`;
   }
 
