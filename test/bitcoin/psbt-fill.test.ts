@@ -3,8 +3,9 @@
  * file (v2 and v0) filled offline byte for byte as walletprocesspsbt(psbt, false, "DEFAULT", true,
  * false) filled it; the walletprocesspsbt recordings of the watch-only wallets (bip32derivs off,
  * sign on a watch-only wallet) from the same wallets' descriptors and transactions;
- * utxoupdatepsbt's two recordings (from the UTXO set's coins); the refusals (a previous transaction that is not the one spent, an output it does not have, a sighash
- * mismatch, private or unranged descriptors); and what Core leaves alone.
+ * utxoupdatepsbt's two recordings (from the UTXO set's coins); the refusals (a previous
+ * transaction that is not the one spent, an output it does not have, a sighash mismatch, private
+ * or unranged descriptors, unreadable script trees); and what Core leaves alone.
  */
 import { describe, expect, it } from 'vitest';
 import { coreFileGroup, fillVectors, type FillVector } from '../fixtures';
