@@ -1,10 +1,11 @@
 /**
- * npm run bench [-- devnet|psbt|psbt-worker|qr|refresh|spend|wallet ...]: runs the named benchmark groups (all by default) and prints a
+ * npm run bench [-- devnet|psbt|psbt-roles|psbt-worker|qr|refresh|spend|wallet ...]: runs the named benchmark groups (all by default) and prints a
  * table per group with the ratio against a naive baseline measured in the same run.
  * Speed goals live here and in BENCHMARKS.md, never as timed assertions in tests.
  */
 import { benchDevnet } from './devnet';
 import { benchPsbt } from './psbt';
+import { benchPsbtRoles } from './psbt-roles';
 import { benchPsbtWorker } from './psbt-worker';
 import { benchQr } from './qr';
 import { benchRefresh } from './refresh';
@@ -15,6 +16,7 @@ import { printTable, type Row } from './table';
 const groups: Record<string, () => Promise<Row[]>> = {
   psbt: benchPsbt,
   'psbt-worker': benchPsbtWorker,
+  'psbt-roles': benchPsbtRoles,
   devnet: benchDevnet,
   refresh: benchRefresh,
   spend: benchSpend,

@@ -25,6 +25,7 @@ import { hexReversed, serializeTx, sha256d } from '../shared/bitcoin/tx';
 import { jsonString } from '../shared/json';
 import { Fatal, MIB, lineSource, out, readSource, runBatch, toBase64, type PsbtSource } from './psbt-io';
 import { summarize, type UnsignedTxFacts } from './psbt-summary';
+import { ROLE_COMMANDS, ROLES_HELP, runRoleCommand } from './psbt-roles';
 
 const DEFAULT_MAX_BYTES = 100 * MIB;
 
@@ -32,6 +33,7 @@ export const HELP = `usage: npm run psbt -- decode <file|base64|hex|-> [--json] 
        npm run psbt -- decode --batch <FILE|-> [--network NET] [--core-version V] [--max-size BYTES]
        npm run psbt -- convert --to 0|2 <file|base64|hex|-> [--max-size BYTES]
        npm run psbt -- convert --to 0|2 --batch <FILE|-> [--max-size BYTES]
+${ROLES_HELP.split('\n\n')[0]}
        npm run psbt -- --help
 
 decode <input>
@@ -77,6 +79,8 @@ convert --to 0|2 --batch <FILE>
     {"psbt":"<base64>"}
     {"error":"<why>"}
 
+${ROLES_HELP.split('\n\n').slice(1).join('\n\n')}
+
 In scripts use \`npm run -s psbt -- …\` (or \`npx tsx cli/psbt.ts …\`): without -s, npm prints its
 own banner on stdout before the output.`;
 
@@ -110,7 +114,7 @@ export function parseArgs(argv: string[]): Options {
   const o: Options = { command: 'decode', batch: false, json: false, network: NETWORKS.main, coreVersion: CORE_LATEST, maxBytes: DEFAULT_MAX_BYTES };
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return { ...o, command: 'help' };
   const [cmd, ...rest] = argv;
-  if (cmd !== 'decode' && cmd !== 'convert') throw new UsageError(`unknown command '${cmd}' (expected: decode, convert)`);
+  if (cmd !== 'decode' && cmd !== 'convert') throw new UsageError(`unknown command '${cmd}' (expected: decode, convert, fill, combine, finalize, analyze, verify)`);
   o.command = cmd;
   const positional: string[] = [];
   let batch: string | undefined;
@@ -237,6 +241,7 @@ async function convertBatch(o: Options): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] !== undefined && ROLE_COMMANDS.has(argv[0]) && !argv.includes('--help') && !argv.includes('-h')) return runRoleCommand(argv);
   let o: Options;
   try {
     o = parseArgs(argv);

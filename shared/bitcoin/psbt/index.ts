@@ -10,6 +10,16 @@
  * - convert.ts      convertPsbt / convertPsbtBase64: version 0 <-> version 2, losslessly
  * - review*.ts      parsePsbtForReview / reviewPsbt: what a careful signer must see, from the same model
  *                   (also at the old path ../psbt-review)
+ * - fill.ts         fillPsbt / fillPsbtBase64: the updater (walletprocesspsbt without signing) for a
+ *                   watch-only descriptor wallet (wallet-index.ts), through Core's signing steps without
+ *                   keys (sign-input.ts, produce.ts, sigdata.ts, provider.ts; interp.ts, checker.ts and
+ *                   sighash.ts verify)
+ * - utxo-update.ts  utxoUpdatePsbt: utxoupdatepsbt (coins from the UTXO set, descriptors' data)
+ * - tr-tree.ts      tr() descriptors with script trees for the updater (TaprootBuilder)
+ * - combine.ts      combinePsbts: combinepsbt
+ * - verify.ts       verifyPsbtSignatures: every partial signature checked offline (ECDSA, Schnorr)
+ * - finalize.ts     finalizePsbt: finalizepsbt (with extraction), refusing inputs with bad signatures
+ * - analyze.ts      analyzePsbt: analyzepsbt
  */
 export { CORE_LATEST, CORE_VERSIONS, nodeCoreVersion, parseCoreVersion, type CoreVersion, type CoreVersionOption } from './generation';
 export { decodeBase64Core, encodeBase64 } from './base64';
@@ -30,6 +40,21 @@ export { parsePsbtForReview, reviewPsbt, type ParseReviewResult, type ReviewPsbt
 export { psbtTextToBytes, type PsbtEncoding, type PsbtTextResult } from './psbt-text';
 export type { PsbtReview, PsbtWarning, ReviewContext, ReviewThresholds } from './review-types';
 export type { KeyOrigin, Proprietary, Psbt, PsbtInput, PsbtOutput } from './types';
+export {
+  fillPsbt,
+  fillPsbtBase64,
+  readPrevTxs,
+  watchOnlyWallet,
+  PrevTxError,
+  WalletDescriptorError,
+  WatchOnlyWallet,
+  type FillBase64Result,
+  type FillOptions,
+  type FillRequest,
+  type FillResult,
+  type PrevTxs,
+  type WalletDescriptor,
+} from './fill';
 
 import type { Network } from '../networks';
 import { decodePsbtJson, type DecodePsbtJsonResult } from './decode-json';
@@ -42,3 +67,15 @@ import { decodePsbtJson, type DecodePsbtJsonResult } from './decode-json';
 export function decodePsbtJsonV30(base64: string, network: Network): DecodePsbtJsonResult {
   return decodePsbtJson(base64, network, { coreVersion: 30 });
 }
+export { utxoUpdatePsbt, type UtxoSources, type UtxoUpdateResult } from './utxo-update';
+export { combinePsbts, combinePsbtsBase64, uniqueId, type CombineBase64Result, type CombineOptions, type CombineResult } from './combine';
+export { describeProblem, verifyPsbtSignatures, type SignatureCheck, type SignatureKind, type VerifyReport } from './verify';
+export {
+  finalizePsbt,
+  finalizePsbtBase64,
+  type FinalizeBase64Options,
+  type FinalizeBase64Result,
+  type FinalizeOptions,
+  type FinalizeResult,
+} from './finalize';
+export { analysisJson, analyzePsbt, analyzePsbtBase64, type InputAnalysis, type PsbtAnalysis, type PsbtRole } from './analyze';
