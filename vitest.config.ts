@@ -10,6 +10,7 @@ export const REAL_CORE_FILES = [
   'test/devnet/bitcoind-parity.test.ts',
   'test/devnet/follow-bitcoind.test.ts',
   'test/main/refresh-external.test.ts',
+  'test/main/wallet-core.test.ts',
 ];
 
 export default defineConfig({

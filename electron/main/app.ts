@@ -20,6 +20,8 @@ import { UriInbox } from './uri';
 import { ChainMonitor } from './monitor';
 import { pollIntervalOf, SettingsService } from './settings-service';
 import { SettingsRepository } from './store/settings';
+import { WalletRepository } from './store/wallets';
+import { WalletService } from './wallet/service';
 import { sourceWorkerScript, WorkerRunner, type WorkerScript } from './psbt/runner';
 
 export interface AppOptions {
@@ -99,7 +101,8 @@ export function createApp(opts: AppOptions): SpyglassApp {
   const monitor = new ChainMonitor({ services, watch, log }, opts.pollMs === undefined ? pollIntervalOf(settings.app()) : opts.pollMs);
   // The interval is a setting, applied at once (unless this app was made with a fixed one, as tests do).
   if (opts.pollMs === undefined) settings.onChange((v) => monitor.setInterval(pollIntervalOf(v.app)));
-  const handlers = createHandlers(services, watch, psbt, uris, settings);
+  const walletService = new WalletService({ services, wallets: new WalletRepository(db), profiles, log });
+  const handlers = createHandlers(services, watch, psbt, uris, settings, walletService);
   return {
     services,
     watch,

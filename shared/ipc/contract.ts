@@ -16,9 +16,11 @@ import type {
   WatchOverview,
 } from './watch';
 import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtQrReply, PsbtReviewReply } from './psbt';
+import type { ReceiveAddressView, WalletHistoryView, WalletImportResult, WalletPreview, WalletScanProgress } from './wallet';
 
 export type * from './watch';
 export type * from './psbt';
+export type * from './wallet';
 
 export { CHANNEL_PREFIX, EVENT_PREFIX } from './names';
 
@@ -166,6 +168,21 @@ export interface PaymentNotice {
   body: string;
 }
 
+const walletSource = z.object({
+  text: z.string().max(1024 * 1024, 'The text is larger than 1 MB'),
+  format: z.enum(['xpub', 'descriptor', 'sparrow', 'caravan', 'specter', 'bsms', 'coldcard', 'core']).optional(),
+  name: z.string().trim().max(100).optional(),
+  scriptType: z.enum(['p2pkh', 'p2sh-p2wpkh', 'p2wpkh', 'p2tr', 'p2sh', 'p2sh-p2wsh', 'p2wsh']).optional(),
+  fingerprint: z.string().trim().max(8).optional(),
+  path: z.string().trim().max(200).optional(),
+});
+const walletName = z.string().trim().min(1, 'Give the wallet a name').max(64, 'At most 64 characters').regex(/^[A-Za-z0-9._ -]+$/, 'Letters, digits, space, dot, dash and underscore only');
+const rescan = z.discriminatedUnion('from', [
+  z.object({ from: z.literal('now') }).strict(),
+  z.object({ from: z.literal('date'), date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD') }).strict(),
+  z.object({ from: z.literal('everything') }).strict(),
+]);
+
 export const channels = {
   'app:info': { request: z.object({}).strict(), reply: null as unknown as AppInfo },
   'keychain:status': { request: z.object({}).strict(), reply: null as unknown as KeychainStatus },
@@ -240,6 +257,16 @@ export const channels = {
   /** The bitcoin: link the OS (or `npm run web -- bitcoin:…`) handed to the app, once; parsed by the renderer (shared/bip21). */
   'uri:take': { request: empty, reply: null as unknown as { uri: string | null } },
 
+  // ——— watch-only wallets on the node (#17) ———
+  /** What an import (xpub, descriptors, multisig file) will create; no node call. */
+  'wallet:preview': { request: walletSource.strict(), reply: null as unknown as WalletPreview },
+  /** Creates a blank watch-only descriptor wallet on the node, imports, rescans (`wallet:scan` events); the active profile then watches it. */
+  'wallet:import': { request: walletSource.extend({ walletName, rescan }).strict(), reply: null as unknown as WalletImportResult },
+  'wallet:abort-rescan': { request: empty, reply: null as unknown as { aborted: boolean } },
+  /** The next receive address (the node's getnewaddress with the label; offline, derived from the stored wallet). */
+  'wallet:receive': { request: z.object({ label: z.string().max(255).default('') }).strict(), reply: null as unknown as ReceiveAddressView },
+  'wallet:history': { request: empty, reply: null as unknown as WalletHistoryView },
+
   // ——— settings (SQLite; applied live) ———
   /** The app's settings, and the active profile's (null without one). */
   'settings:get': { request: empty, reply: null as unknown as SettingsView },
@@ -277,6 +304,8 @@ export interface Events {
   'settings:changed': SettingsView;
   /** An incoming payment or its first confirmation (when the profile's notifications are on). */
   'notify': PaymentNotice;
+  /** The node's rescan while a wallet is imported. */
+  'wallet:scan': WalletScanProgress;
 }
 export type EventName = keyof Events;
 export const eventNames: readonly EventName[] = EVENT_NAMES;

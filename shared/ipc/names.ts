@@ -37,11 +37,16 @@ export const CHANNEL_NAMES = [
   'psbt:convert',
   'psbt:qr',
   'uri:take',
+  'wallet:preview',
+  'wallet:import',
+  'wallet:abort-rescan',
+  'wallet:receive',
+  'wallet:history',
   'settings:get',
   'settings:set',
 ] as const;
 
-export const EVENT_NAMES = ['connection:changed', 'refresh:progress', 'watch:changed', 'uri:opened', 'app:menu', 'settings:changed', 'notify'] as const;
+export const EVENT_NAMES = ['connection:changed', 'refresh:progress', 'watch:changed', 'uri:opened', 'app:menu', 'settings:changed', 'notify', 'wallet:scan'] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 export type EventNameOf = (typeof EVENT_NAMES)[number];

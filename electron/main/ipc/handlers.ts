@@ -11,10 +11,11 @@ import type { WatchService } from '../watch/service';
 import type { PsbtService } from '../psbt/service';
 import type { UriInbox } from '../uri';
 import type { SettingsService } from '../settings-service';
+import type { WalletService } from '../wallet/service';
 
 export type Handlers = { [C in Channel]: (req: ParsedRequest<C>) => Promise<Reply<C>> | Reply<C> };
 
-export function createHandlers(s: Services, w: WatchService, p: PsbtService, uris: UriInbox, settings: SettingsService): Handlers {
+export function createHandlers(s: Services, w: WatchService, p: PsbtService, uris: UriInbox, settings: SettingsService, wallet: WalletService): Handlers {
   return {
     'app:info': () => s.info(),
     'keychain:status': () => s.keychainStatus(),
@@ -53,6 +54,11 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService, uri
     'psbt:convert': (r) => p.convert(r.psbt, r.encoding, r.to),
     'psbt:qr': (r) => p.qr(r.psbt, r.encoding, r.fragmentLength),
     'uri:take': () => uris.take(),
+    'wallet:preview': (r) => wallet.preview(r),
+    'wallet:import': (r) => wallet.importToNode(r, (progress) => s.emit('wallet:scan', progress)),
+    'wallet:abort-rescan': () => wallet.abortRescan(),
+    'wallet:receive': (r) => wallet.receive(r.label),
+    'wallet:history': () => wallet.history(),
     'settings:get': () => settings.view(),
     'settings:set': (r) => settings.set(r),
   };

@@ -46,8 +46,11 @@ export interface RpcClientOptions {
 }
 
 export interface CallOptions {
-  /** Address the client's wallet (default: true when a wallet is set). */
-  wallet?: boolean;
+  /**
+   * Address the client's wallet (default: true when a wallet is set), or the wallet of this name
+   * (a wallet being created or rescanned before the profile uses it).
+   */
+  wallet?: boolean | string;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -207,11 +210,11 @@ export class RpcClient {
   }
 
   /** `/` or `/wallet/<name>` under the base URL (a reverse proxy's path prefix is kept). */
-  private urlFor(walletOpt: boolean | undefined): URL {
-    const useWallet = this.wallet !== null && walletOpt !== false;
+  private urlFor(walletOpt: boolean | string | undefined): URL {
+    const name = typeof walletOpt === 'string' ? walletOpt : walletOpt !== false ? this.wallet : null;
     const prefix = this.base.pathname.replace(/\/+$/, '');
     const u = new URL(this.base.href);
-    u.pathname = useWallet ? `${prefix}/wallet/${encodeURIComponent(this.wallet!)}` : `${prefix}/`;
+    u.pathname = name !== null ? `${prefix}/wallet/${encodeURIComponent(name)}` : `${prefix}/`;
     return u;
   }
 

@@ -8,6 +8,7 @@ import updateToSchemaVersion10 from './0010-profiles';
 import updateToSchemaVersion20 from './0020-watch';
 import updateToSchemaVersion30 from './0030-wallet-state';
 import updateToSchemaVersion40 from './0040-profile-last-error';
+import updateToSchemaVersion70 from './0070-wallets';
 
 export interface SchemaVersion {
   readonly version: number;
@@ -19,6 +20,7 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
   { version: 20, update: updateToSchemaVersion20 },
   { version: 30, update: updateToSchemaVersion30 },
   { version: 40, update: updateToSchemaVersion40 },
+  { version: 70, update: updateToSchemaVersion70 },
 ];
 
 /** An older Spyglass opening a database written by a newer one: refuse rather than guess. */

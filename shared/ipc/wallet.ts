@@ -1,0 +1,82 @@
+// IPC shapes of watch-only wallet import, receive and the wallet's transaction history (#17).
+import type { Sats } from './watch';
+
+export interface WalletPreviewKey {
+  xpub: string;
+  fingerprint: string | null;
+  path: string | null;
+  label: string | null;
+}
+
+/** What an import will create, before anything is sent to the node. */
+export interface WalletPreview {
+  format: string;
+  /** "a Caravan wallet configuration (JSON)", … */
+  formatName: string;
+  name: string;
+  scriptType: string;
+  scriptTypeName: string;
+  threshold: number;
+  keys: WalletPreviewKey[];
+  external: string;
+  internal: string | null;
+  warnings: string[];
+  /** A suggested rescan start from the file (a UNIX time), if it carried one. */
+  birthdayTime: number | null;
+  /** The first receive addresses, to compare with the signer's screen. */
+  firstAddresses: Array<{ index: number; address: string; path: string | null }>;
+}
+
+export interface WalletScanProgress {
+  walletName: string;
+  scanning: boolean;
+  /** 0…1 while the node rescans, null when it does not say. */
+  progress: number | null;
+  durationSeconds: number | null;
+}
+
+export interface WalletImportResult {
+  walletName: string;
+  /** The profile now watching it (the active one, its wallet switched to this one). */
+  profileId: string;
+  descriptors: number;
+  rescan: 'none' | 'from-date' | 'everything';
+  warnings: string[];
+}
+
+export interface ReceiveAddressView {
+  address: string;
+  /** Index on the receive branch. */
+  index: number;
+  /** Each key's full derivation path for this address (to check on a hardware wallet). */
+  paths: Array<{ fingerprint: string | null; path: string | null }>;
+  /** The address's own descriptor (Core's getaddressinfo `desc`). */
+  descriptor: string;
+  /** It already received a payment (reusing it hurts privacy). */
+  used: boolean;
+  label: string;
+  /** Where it came from: the node's getnewaddress, or derived here (offline). */
+  source: 'node' | 'offline';
+}
+
+export interface WalletTxView {
+  txid: string;
+  /** UNIX seconds (block time, or when the wallet saw it). */
+  time: number;
+  category: 'receive' | 'send' | 'generate' | 'immature' | 'orphan' | 'self';
+  /** Signed: + received, − sent (fee excluded). */
+  amountSats: Sats;
+  feeSats: Sats | null;
+  confirmations: number;
+  blockHeight: number | null;
+  label: string;
+  /** The wallet's balance after this transaction (oldest first). */
+  runningSats: Sats;
+}
+
+export interface WalletHistoryView {
+  wallet: string;
+  /** Newest first. */
+  rows: WalletTxView[];
+  balance: { confirmedSats: Sats; pendingSats: Sats; immatureSats: Sats };
+}
