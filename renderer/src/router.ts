@@ -19,9 +19,12 @@ const ProfileFormView = () => import('./views/ProfileFormView.vue');
 const PsbtView = () => import('./views/PsbtView.vue');
 const SettingsView = () => import('./views/SettingsView.vue');
 const PaymentRequestView = () => import('./views/PaymentRequestView.vue');
+const ImportWalletView = () => import('./views/ImportWalletView.vue');
+const ReceiveView = () => import('./views/ReceiveView.vue');
+const TransactionsView = () => import('./views/TransactionsView.vue');
 
 /** The screens of the active profile's watched addresses: nothing to show without a profile. */
-const WATCH_ROUTES = new Set(['balances', 'address', 'tx', 'history', 'reconcile', 'labels']);
+const WATCH_ROUTES = new Set(['balances', 'address', 'tx', 'history', 'reconcile', 'labels', 'receive', 'transactions']);
 
 export function createAppRouter(): Router {
   const router = createRouter({
@@ -42,6 +45,9 @@ export function createAppRouter(): Router {
       { path: '/psbt', name: 'psbt', component: PsbtView, meta: { title: 'Review PSBT' } },
       // A bitcoin: link (?uri=…), shown with or without a profile.
       { path: '/pay', name: 'pay', component: PaymentRequestView, meta: { title: 'Payment request' } },
+      { path: '/import', name: 'import', component: ImportWalletView, meta: { title: 'Watch a wallet' } },
+      { path: '/receive', name: 'receive', component: ReceiveView, meta: { title: 'Receive' } },
+      { path: '/transactions', name: 'transactions', component: TransactionsView, meta: { title: 'Transactions' } },
       { path: '/:rest(.*)*', redirect: '/' },
     ],
   });

@@ -108,3 +108,14 @@ export function onSettingsChanged(listener: (v: SettingsView) => void): () => vo
 export function onNotify(listener: (n: Events['notify']) => void): () => void {
   return getApi().on('notify', listener);
 }
+
+// ——— watch-only wallets on the node (#17) ———
+export const walletPreview = (req: Request<'wallet:preview'>) => call('wallet:preview', req);
+export const walletImport = (req: Request<'wallet:import'>) => call('wallet:import', req);
+export const walletAbortRescan = () => call('wallet:abort-rescan', {});
+export const walletReceive = (label = '') => call('wallet:receive', { label });
+export const walletHistory = () => call('wallet:history', {});
+
+export function onWalletScan(listener: (p: Events['wallet:scan']) => void): () => void {
+  return getApi().on('wallet:scan', listener);
+}
