@@ -1,0 +1,115 @@
+/**
+ * The user flows against a node, in Chromium (shared by core-node.e2e.test.ts against real Bitcoin
+ * Core of both generations and wallet.e2e.test.ts against the devnet): "Connect your node" through the
+ * form, then "Watch a wallet" — a Caravan 2-of-3 file and an extended public key imported as blank
+ * watch-only wallets, the rescan finishing, a payment to the shown receive address seen pending, then
+ * confirmed, in the transactions and balances.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { FILES, KEY_INPUTS, NODE } from '../wallet/vectors';
+import type { TestRpc } from '../support/rpc';
+import { startRig, type Rig } from './harness';
+
+export interface FlowNode {
+  rpc: TestRpc;
+  rpcUrl: string;
+  indexUrl: string;
+  user: string;
+  password: string;
+  /** A wallet on the node with coins (pays and mines). */
+  payer: string;
+  mine(blocks: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function defineWalletFlow(start: () => Promise<FlowNode>, shot: (name: string) => string): void {
+  let node: FlowNode;
+  let rig: Rig;
+  let page: Page;
+  const tid = (t: string) => page.getByTestId(t);
+  const suffix = Date.now().toString(36);
+
+  beforeAll(async () => {
+    node = await start();
+    rig = await startRig();
+    page = rig.page;
+  }, 300_000);
+  afterAll(async () => {
+    await rig?.close();
+    await node?.close();
+  });
+
+  it('connect your node: the form, Test connection, Save and connect', async () => {
+    await page.goto(`${rig.web.bridge.origin}/#/connect`);
+    await tid('profile-form').waitFor();
+    await tid('form-name').fill('My node');
+    await tid('form-node-url').fill(node.rpcUrl);
+    await tid('form-auth-password').check();
+    await tid('form-rpc-user').fill(node.user);
+    await tid('form-password').fill(node.password);
+    await tid('form-wallet').fill(node.payer);
+    await tid('form-index-url').fill(node.indexUrl);
+    await tid('form-test').click();
+    await tid('test-result-report').waitFor({ timeout: 60_000 });
+    expect(await tid('test-result-chain').innerText()).toContain('regtest');
+    await tid('form-save').click();
+    await page.waitForSelector('[data-testid="topbar-state"][data-state="connected"]', { timeout: 60_000 });
+    await rig.screenshot(shot('connected'));
+  });
+
+  it('watch a Caravan 2-of-3 file: preview with the keys and Core’s first addresses, create, rescan to the end', async () => {
+    await page.goto(`${rig.web.bridge.origin}/#/import`);
+    await tid('import-text').fill(FILES.caravan);
+    await tid('import-check').click();
+    await tid('import-preview').waitFor();
+    expect(await tid('import-preview').getAttribute('data-threshold')).toBe('2');
+    expect(await tid('import-key').count()).toBe(3);
+    expect(await tid('import-address').allInnerTexts()).toEqual(NODE['caravan']!.node.receive['0-2']);
+    await tid('import-wallet-name').fill(`vault-${suffix}`);
+    await tid('import-rescan-everything').check();
+    await rig.screenshot(shot('import-preview'));
+    await tid('import-create').click();
+    await tid('receive').waitFor({ timeout: 120_000 });
+    expect(await node.rpc.call<{ private_keys_enabled: boolean }>('getwalletinfo', [], `vault-${suffix}`)).toMatchObject({ private_keys_enabled: false });
+  });
+
+  it('receive to the shown address: pending, then confirmed, in Transactions and the balances', async () => {
+    await tid('receive-address').waitFor();
+    const address = await tid('receive-address').innerText();
+    expect(address).toBe(NODE['caravan']!.node.receive['0-2'][0]);
+    expect(await tid('receive-path').count()).toBe(3);
+    await tid('receive-amount').fill('0.5');
+    expect(await tid('receive-copy-uri').innerText()).toContain(`bitcoin:${address}?amount=0.5`);
+    await rig.screenshot(shot('receive'));
+    const txid = await node.rpc.call<string>('sendtoaddress', [address, 0.5], node.payer);
+    await node.rpc.call('syncwithvalidationinterfacequeue');
+    await page.goto(`${rig.web.bridge.origin}/#/transactions`);
+    const row = page.locator(`[data-testid="transaction-row"][data-txid="${txid}"]`);
+    await row.waitFor({ timeout: 30_000 });
+    expect(await row.getAttribute('data-confirmations')).toBe('0');
+    expect(await tid('balance-pending').getAttribute('data-sats')).toBe('50000000');
+    await rig.screenshot(shot('pending'));
+    await node.mine(1);
+    await page.reload();
+    await page.locator(`[data-testid="transaction-row"][data-txid="${txid}"][data-confirmations="1"]`).waitFor({ timeout: 30_000 });
+    expect(await tid('balance-confirmed').getAttribute('data-sats')).toBe('50000000');
+    expect(await tid('balance-pending').getAttribute('data-sats')).toBe('0');
+  });
+
+  it('watch an extended public key (vpub with its origin): its receive address is Core’s', async () => {
+    await page.goto(`${rig.web.bridge.origin}/#/import`);
+    await tid('import-text').fill(KEY_INPUTS.vpub.xpub);
+    await tid('import-fingerprint').fill(KEY_INPUTS.vpub.fingerprint);
+    await tid('import-path').fill(KEY_INPUTS.vpub.path);
+    await tid('import-check').click();
+    await tid('import-preview').waitFor();
+    await tid('import-wallet-name').fill(`zpub-${suffix}`);
+    await tid('import-rescan-now').check();
+    await tid('import-create').click();
+    await tid('receive-address').waitFor({ timeout: 60_000 });
+    const listed = await node.rpc.call<{ descriptors: Array<{ desc: string; internal: boolean }> }>('listdescriptors', [], `zpub-${suffix}`);
+    const external = listed.descriptors.find((d) => !d.internal)!.desc;
+    expect(await tid('receive-address').innerText()).toBe((await node.rpc.call<string[]>('deriveaddresses', [external, [0, 0]]))[0]);
+  });
+}
