@@ -8,6 +8,8 @@ import updateToSchemaVersion10 from './0010-profiles';
 import updateToSchemaVersion20 from './0020-watch';
 import updateToSchemaVersion30 from './0030-wallet-state';
 import updateToSchemaVersion40 from './0040-profile-last-error';
+import updateToSchemaVersion50 from './0050-send';
+import updateToSchemaVersion60 from './0060-drafts';
 import updateToSchemaVersion70 from './0070-wallets';
 
 export interface SchemaVersion {
@@ -20,6 +22,8 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
   { version: 20, update: updateToSchemaVersion20 },
   { version: 30, update: updateToSchemaVersion30 },
   { version: 40, update: updateToSchemaVersion40 },
+  { version: 50, update: updateToSchemaVersion50 },
+  { version: 60, update: updateToSchemaVersion60 },
   { version: 70, update: updateToSchemaVersion70 },
 ];
 
