@@ -22,7 +22,10 @@ import { pollIntervalOf, SettingsService } from './settings-service';
 import { SettingsRepository } from './store/settings';
 import { WalletRepository } from './store/wallets';
 import { WalletService } from './wallet/service';
-import { sourceWorkerScript, WorkerRunner, type WorkerScript } from './psbt/runner';
+import { InlineRunner, sourceWorkerScript, WorkerRunner, type WorkerScript } from './psbt/runner';
+import { SendService } from './send/index';
+import { SendStore } from './send/store';
+import { DraftStore } from './send/drafts-store';
 
 export interface AppOptions {
   /** The app's data folder (Electron's userData): spyglass.sqlite and logs/ live here. */
@@ -86,6 +89,7 @@ export function createApp(opts: AppOptions): SpyglassApp {
   const watchRepo = new WatchRepository(db);
   const watch = new WatchService({ services, repo: watchRepo, overview: new OverviewQuery(db), profiles, log, notificationsOn: (pid) => settings.profile(pid).notifications });
   const worker = opts.psbtWorker ?? (import.meta.url.endsWith('.ts') ? sourceWorkerScript() : 'inline');
+  const runner = worker === 'inline' ? new InlineRunner({ repo: watchRepo, profiles }) : new WorkerRunner(worker, dbFile, log);
   const psbt = new PsbtService({
     services,
     repo: watchRepo,
@@ -95,14 +99,18 @@ export function createApp(opts: AppOptions): SpyglassApp {
       const a = settings.app();
       return { feeRateSatVb: a.feeRateWarnSatVb, feePercent: a.feePercentWarn };
     },
-    ...(worker === 'inline' ? {} : { runner: new WorkerRunner(worker, dbFile, log) }),
+    runner,
   });
   const uris = new UriInbox(() => services.emit('uri:opened', {}));
   const monitor = new ChainMonitor({ services, watch, log }, opts.pollMs === undefined ? pollIntervalOf(settings.app()) : opts.pollMs);
   // The interval is a setting, applied at once (unless this app was made with a fixed one, as tests do).
   if (opts.pollMs === undefined) settings.onChange((v) => monitor.setInterval(pollIntervalOf(v.app)));
   const walletService = new WalletService({ services, wallets: new WalletRepository(db), profiles, log });
-  const handlers = createHandlers(services, watch, psbt, uris, settings, walletService);
+  const send = new SendService(
+    { services, store: new SendStore(db), drafts: new DraftStore(db), watch: watchRepo, profiles, runner, settings: () => settings.app(), log },
+    () => void watch.refresh().catch(() => undefined),
+  );
+  const handlers = createHandlers(services, watch, psbt, uris, settings, walletService, send);
   return {
     services,
     watch,

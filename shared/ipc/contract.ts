@@ -17,10 +17,12 @@ import type {
 } from './watch';
 import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtQrReply, PsbtReviewReply } from './psbt';
 import type { ReceiveAddressView, WalletHistoryView, WalletImportResult, WalletPreview, WalletScanProgress } from './wallet';
+import { sendChannels } from './send';
 
 export type * from './watch';
 export type * from './psbt';
 export type * from './wallet';
+export type * from './send';
 
 export { CHANNEL_PREFIX, EVENT_PREFIX } from './names';
 
@@ -272,6 +274,9 @@ export const channels = {
   'settings:get': { request: empty, reply: null as unknown as SettingsView },
   /** Changes some settings; replies with all of them (and `settings:changed` goes to every window). */
   'settings:set': { request: z.object({ app: AppSettingsSchema.partial().strict().optional(), profile: ProfileSettingsSchema.partial().strict().optional() }).strict(), reply: null as unknown as SettingsView },
+
+  // ——— Send (#15) and the way back from the signers (#16): shared/ipc/send.ts ———
+  ...sendChannels,
 } as const;
 
 export type Channel = keyof typeof channels;

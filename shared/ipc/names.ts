@@ -44,6 +44,22 @@ export const CHANNEL_NAMES = [
   'wallet:history',
   'settings:get',
   'settings:set',
+  'send:context',
+  'send:preview',
+  'send:create',
+  'send:freeze',
+  'drafts:list',
+  'drafts:get',
+  'drafts:rename',
+  'drafts:delete',
+  'drafts:export',
+  'drafts:labels',
+  'drafts:import',
+  'drafts:finalize',
+  'drafts:preflight',
+  'drafts:broadcast',
+  'drafts:bump',
+  'scan:frame',
 ] as const;
 
 export const EVENT_NAMES = ['connection:changed', 'refresh:progress', 'watch:changed', 'uri:opened', 'app:menu', 'settings:changed', 'notify', 'wallet:scan'] as const;

@@ -18,7 +18,8 @@ export type RecipientRow =
   | { kind: 'pay'; address: string; amount: string; sendMax?: boolean; label?: string }
   | { kind: 'data'; data: string; encoding: 'text' | 'hex' };
 
-export type RecipientField = 'address' | 'amount' | 'data' | 'recipients';
+/** The form's fields a message can be shown at (the recipients' and the rest of the Send form's). */
+export type RecipientField = 'address' | 'amount' | 'data' | 'recipients' | 'feeRate' | 'coins' | 'change' | 'locktime';
 
 export interface FieldError {
   /** Row index (0-based), or -1 for the form as a whole. */

@@ -12,10 +12,11 @@ import type { PsbtService } from '../psbt/service';
 import type { UriInbox } from '../uri';
 import type { SettingsService } from '../settings-service';
 import type { WalletService } from '../wallet/service';
+import type { SendService } from '../send/index';
 
 export type Handlers = { [C in Channel]: (req: ParsedRequest<C>) => Promise<Reply<C>> | Reply<C> };
 
-export function createHandlers(s: Services, w: WatchService, p: PsbtService, uris: UriInbox, settings: SettingsService, wallet: WalletService): Handlers {
+export function createHandlers(s: Services, w: WatchService, p: PsbtService, uris: UriInbox, settings: SettingsService, wallet: WalletService, send: SendService): Handlers {
   return {
     'app:info': () => s.info(),
     'keychain:status': () => s.keychainStatus(),
@@ -61,6 +62,22 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService, uri
     'wallet:history': () => wallet.history(),
     'settings:get': () => settings.view(),
     'settings:set': (r) => settings.set(r),
+    'send:context': () => send.compose.context(),
+    'send:preview': (r) => send.compose.preview(r.form),
+    'send:create': (r) => send.compose.create(r.form),
+    'send:freeze': (r) => send.compose.freeze(r.outpoint, r.frozen),
+    'drafts:list': () => send.list(),
+    'drafts:get': (r) => send.drafts.get(r.id),
+    'drafts:rename': (r) => send.drafts.rename(r.id, r.name),
+    'drafts:delete': (r) => send.drafts.delete(r.id),
+    'drafts:export': (r) => send.drafts.export(r.id, r.version, r.which),
+    'drafts:labels': (r) => send.drafts.labels(r.id),
+    'drafts:import': (r) => send.sign.import(r.texts, r.id),
+    'drafts:finalize': (r) => send.sign.finalize(r.id),
+    'drafts:preflight': (r) => send.broadcast.preflight(r.id),
+    'drafts:broadcast': (r) => send.broadcast.broadcast(r.id),
+    'drafts:bump': (r) => (r.method === 'rbf' ? send.broadcast.bumpRbf(r.id, r.feeRate) : send.compose.cpfp(r.id, r.feeRate, r.seed)),
+    'scan:frame': (r) => send.sign.scanFrame(r.session, r.text),
   };
 }
 

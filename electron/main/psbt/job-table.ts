@@ -2,6 +2,7 @@
 // worker (worker.ts) and the inline runner use, so a job runs the same code on either side.
 import type { PsbtConvertReply, PsbtDifference, PsbtQrReply, PsbtReviewReply } from '../../../shared/ipc/contract';
 import { convertJob, crosscheckDiff, crosscheckPrepare, qrJob, reviewJob, type CrosscheckPrepared, type JobStore, type ReviewRequest } from './jobs';
+import { buildJob, combineJob, exportJob, finalizeJob, type BuildReply, type BuildRequest, type CombineRequest } from '../send/jobs';
 
 export interface Jobs {
   review: { request: ReviewRequest; reply: PsbtReviewReply };
@@ -9,6 +10,10 @@ export interface Jobs {
   qr: { request: Parameters<typeof qrJob>[0]; reply: PsbtQrReply };
   'crosscheck-prepare': { request: Parameters<typeof crosscheckPrepare>[0]; reply: CrosscheckPrepared };
   'crosscheck-diff': { request: { offlineJson: string; nodeResult: unknown }; reply: { differences: PsbtDifference[]; truncated: boolean } };
+  'send-build': { request: BuildRequest; reply: BuildReply };
+  'send-combine': { request: CombineRequest; reply: ReturnType<typeof combineJob> };
+  'send-finalize': { request: Parameters<typeof finalizeJob>[0]; reply: ReturnType<typeof finalizeJob> };
+  'send-export': { request: Parameters<typeof exportJob>[0]; reply: ReturnType<typeof exportJob> };
 }
 export type JobName = keyof Jobs;
 
@@ -32,6 +37,14 @@ export function runJob(store: JobStore, job: JobName, request: unknown): unknown
       const r = request as Jobs['crosscheck-diff']['request'];
       return crosscheckDiff(r.offlineJson, r.nodeResult);
     }
+    case 'send-build':
+      return buildJob(request as BuildRequest);
+    case 'send-combine':
+      return combineJob(request as CombineRequest);
+    case 'send-finalize':
+      return finalizeJob(request as Jobs['send-finalize']['request']);
+    case 'send-export':
+      return exportJob(request as Jobs['send-export']['request']);
     default:
       throw new Error(`unknown PSBT job ${String(job)}`);
   }
