@@ -89,7 +89,8 @@ export function createApp(opts: AppOptions): SpyglassApp {
   const watchRepo = new WatchRepository(db);
   const watch = new WatchService({ services, repo: watchRepo, overview: new OverviewQuery(db), profiles, log, notificationsOn: (pid) => settings.profile(pid).notifications });
   const worker = opts.psbtWorker ?? (import.meta.url.endsWith('.ts') ? sourceWorkerScript() : 'inline');
-  const runner = worker === 'inline' ? new InlineRunner({ repo: watchRepo, profiles }) : new WorkerRunner(worker, dbFile, log);
+  const drafts = new DraftStore(db);
+  const runner = worker === 'inline' ? new InlineRunner({ repo: watchRepo, profiles, drafts }) : new WorkerRunner(worker, dbFile, log);
   const psbt = new PsbtService({
     services,
     repo: watchRepo,
@@ -107,7 +108,7 @@ export function createApp(opts: AppOptions): SpyglassApp {
   if (opts.pollMs === undefined) settings.onChange((v) => monitor.setInterval(pollIntervalOf(v.app)));
   const walletService = new WalletService({ services, wallets: new WalletRepository(db), profiles, log });
   const send = new SendService(
-    { services, store: new SendStore(db), drafts: new DraftStore(db), watch: watchRepo, profiles, runner, settings: () => settings.app(), log },
+    { services, store: new SendStore(db), drafts, watch: watchRepo, profiles, runner, settings: () => settings.app(), log },
     () => void watch.refresh().catch(() => undefined),
   );
   const handlers = createHandlers(services, watch, psbt, uris, settings, walletService, send);

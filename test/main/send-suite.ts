@@ -105,6 +105,10 @@ export function defineSendSuite(start: () => Promise<SendNode>): void {
         const a = await n.rpc.call<{ next: string; inputs: unknown[] }>('analyzepsbt', [draft.psbt]);
         expect(draft.signing.next, JSON.stringify(a.inputs)).toBe(a.next);
       }
+      // the review recognises the draft's inputs and change as the wallet's
+      const review = await dispatchOk<{ review: { inputs: Array<{ watched: boolean }>; outputs: Array<{ kind: string; amountSats: string }> } }>(app, 'psbt:review', { psbt: draft.psbt });
+      expect(review.review.inputs.every((i) => i.watched)).toBe(true);
+      expect(review.review.outputs.map((o) => o.kind)).toEqual(draft.outputs.map((o) => (o.role === 'change' ? 'change' : 'external')));
       // the recipient's label is kept as a BIP329 address label
       const labels = await dispatchOk<{ text: string }>(app, 'drafts:labels', { id: draft.id });
       expect(labels.text).toContain(`{"type":"addr","ref":"${payTo}","label":"rent"}`);

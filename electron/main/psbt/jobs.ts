@@ -8,9 +8,11 @@ import { AppError } from '../../../shared/errors';
 import type { PsbtConvertReply, PsbtDifference, PsbtQrReply, PsbtReviewContextView, PsbtReviewReply, PsbtReviewView } from '../../../shared/ipc/contract';
 import { decodeDestination, encodeDestination, extractDestination } from '../../../shared/bitcoin/address';
 import { MAINNET, NETWORKS, REGTEST, TESTNET, type Network } from '../../../shared/bitcoin/networks';
-import { convertPsbtBytes, decodePsbtJson, parsePsbtForReview, psbtTextToBytes, reviewPsbt, type CoreVersion, type PsbtEncoding, type PsbtReview, type ReviewPsbt, type ReviewThresholds } from '../../../shared/bitcoin/psbt';
+import { convertPsbtBytes, decodePsbtJson, parsePsbtForReview, psbtTextToBytes, reviewPsbt, unsignedTxOf, type CoreVersion, type PsbtEncoding, type PsbtReview, type ReviewPsbt, type ReviewThresholds } from '../../../shared/bitcoin/psbt';
 import type { ProfileRepository } from '../store/profiles';
 import { encodePsbtUr } from './ur';
+import { parseTx, serializeTx } from '../../../shared/bitcoin/tx';
+import type { DraftStore } from '../send/drafts-store';
 import type { WatchRepository } from '../store/watch';
 
 /** Core's decodepsbt failures the review still shows, because the PSBT's form is sound. */
@@ -21,6 +23,18 @@ const MAX_VALUE_TEXT = 1000;
 export interface JobStore {
   repo: WatchRepository;
   profiles: ProfileRepository;
+  /** Send's drafts: a PSBT of a draft has its inputs and change recognised as the wallet's. */
+  drafts?: DraftStore;
+}
+
+/** The addresses a draft of this PSBT's transaction knows as the wallet's: its inputs' and its change. */
+function draftAddresses(store: JobStore, pid: string, p: ReviewPsbt): { inputs: string[]; change: string[] } | null {
+  const tx = unsignedTxOf(p);
+  if (!store.drafts || !tx) return null;
+  const txid = parseTx(serializeTx({ ...tx, vin: tx.vin.map((i) => ({ ...i, scriptSig: new Uint8Array(0), witness: [] })) }, { witness: false })).txid;
+  const d = store.drafts.byUnsignedTxid(pid, txid);
+  if (!d) return null;
+  return { inputs: d.summary.inputs.map((i) => i.address).filter(Boolean), change: d.summary.outputs.flatMap((o) => (o.role === 'change' && o.address ? [o.address] : [])) };
 }
 
 /** What main knows of the connection when it asks for a review (the worker has no network). */
@@ -186,6 +200,12 @@ export function reviewJob(store: JobStore, req: ReviewRequest): PsbtReviewReply 
 
   // getaddressinfo ischange, only for the watched addresses this PSBT pays.
   const changeHints = new Map<string, { ischange: boolean }>();
+  // A draft composed here: its inputs and its change are the wallet's, whatever the snapshot knows.
+  const ours = pid ? draftAddresses(store, pid, parsed.psbt) : null;
+  if (ours) {
+    for (const a of [...ours.inputs, ...ours.change]) watched.add(a);
+    for (const a of ours.change) changeHints.set(a, { ischange: true });
+  }
   if (pid) {
     for (const o of parsed.psbt.outputs) {
       const dest = extractDestination(o.script);

@@ -7,11 +7,12 @@ import { toIpcError } from '../../../shared/errors';
 import { openReadOnlyDatabase } from '../store/db';
 import { ProfileRepository } from '../store/profiles';
 import { WatchRepository } from '../store/watch';
+import { DraftStore } from '../send/drafts-store';
 import { runJob, type JobMessage } from './job-table';
 
 const { dbFile } = workerData as { dbFile: string };
 const db = openReadOnlyDatabase(dbFile);
-const store = { repo: new WatchRepository(db), profiles: new ProfileRepository(db) };
+const store = { repo: new WatchRepository(db), profiles: new ProfileRepository(db), drafts: new DraftStore(db) };
 
 parentPort!.on('message', (m: JobMessage) => {
   try {
