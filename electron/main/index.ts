@@ -14,6 +14,7 @@ import { loadWindowState, MIN_WINDOW, saveWindowState } from './window-state';
 import {
   allowNavigation,
   allowPermission,
+  type PermissionDetails,
   HARDENING_SWITCHES,
   isTrustedSender,
   secureWebPreferences,
@@ -135,8 +136,8 @@ if (!app.requestSingleInstanceLock()) {
 
   void app.whenReady().then(async () => {
     const ses = session.defaultSession;
-    ses.setPermissionRequestHandler((_wc, permission, callback) => callback(allowPermission(permission)));
-    ses.setPermissionCheckHandler((_wc, permission) => allowPermission(permission));
+    ses.setPermissionRequestHandler((_wc, permission, callback, details) => callback(allowPermission(permission, details as PermissionDetails, origin)));
+    ses.setPermissionCheckHandler((_wc, permission, requestingOrigin, details) => allowPermission(permission, { ...(details as PermissionDetails), requestingOrigin }, origin));
     // No remote content: the renderer may load only its own files (or the dev server).
     ses.webRequest.onBeforeRequest((details, callback) => {
       const ok = details.url.startsWith('devtools://') || details.url.startsWith('data:') || allowNavigation(details.url, origin) || details.url.startsWith(new URL('.', origin.rendererUrl).href);

@@ -91,9 +91,26 @@ export function windowOpenPolicy(): { action: 'deny' } {
   return { action: 'deny' };
 }
 
-/** Permission requests (camera, notifications, clipboard-read, …): all denied. */
-export function allowPermission(_permission: string): boolean {
-  return false;
+/** What Electron tells about a permission request (the parts we read). */
+export interface PermissionDetails {
+  /** 'media' requests: which devices ('video', 'audio'). */
+  mediaTypes?: string[];
+  /** The page asking (requests only; a check gives `requestingOrigin` instead). */
+  requestingUrl?: string;
+  requestingOrigin?: string;
+}
+
+/**
+ * Permission requests: all denied but one — the camera alone (video, no microphone), asked by the
+ * app's own page, to scan a signer's QR code back (Send, #16). Notifications, clipboard reading,
+ * geolocation, the microphone, anything from another origin: denied.
+ */
+export function allowPermission(permission: string, details: PermissionDetails = {}, origin?: AppOrigin): boolean {
+  if (permission !== 'media' || !origin) return false;
+  const types = details.mediaTypes ?? [];
+  if (types.length !== 1 || types[0] !== 'video') return false;
+  const from = details.requestingUrl ?? details.requestingOrigin;
+  return from !== undefined && (isAppUrl(from, origin) || isAppUrl(`${from.replace(/\/$/, '')}/`, origin));
 }
 
 /**

@@ -22,9 +22,12 @@ const PaymentRequestView = () => import('./views/PaymentRequestView.vue');
 const ImportWalletView = () => import('./views/ImportWalletView.vue');
 const ReceiveView = () => import('./views/ReceiveView.vue');
 const TransactionsView = () => import('./views/TransactionsView.vue');
+const SendView = () => import('./views/SendView.vue');
+const DraftsView = () => import('./views/DraftsView.vue');
+const DraftView = () => import('./views/DraftView.vue');
 
 /** The screens of the active profile's watched addresses: nothing to show without a profile. */
-const WATCH_ROUTES = new Set(['balances', 'address', 'tx', 'history', 'reconcile', 'labels', 'receive', 'transactions']);
+const WATCH_ROUTES = new Set(['balances', 'address', 'tx', 'history', 'reconcile', 'labels', 'receive', 'transactions', 'send', 'drafts', 'draft']);
 
 export function createAppRouter(): Router {
   const router = createRouter({
@@ -48,6 +51,9 @@ export function createAppRouter(): Router {
       { path: '/import', name: 'import', component: ImportWalletView, meta: { title: 'Watch a wallet' } },
       { path: '/receive', name: 'receive', component: ReceiveView, meta: { title: 'Receive' } },
       { path: '/transactions', name: 'transactions', component: TransactionsView, meta: { title: 'Transactions' } },
+      { path: '/send', name: 'send', component: SendView, meta: { title: 'Send' } },
+      { path: '/drafts', name: 'drafts', component: DraftsView, meta: { title: 'Drafts' } },
+      { path: '/drafts/:id', name: 'draft', component: DraftView, props: true, meta: { title: 'Draft' } },
       { path: '/:rest(.*)*', redirect: '/' },
     ],
   });

@@ -80,8 +80,14 @@ describe('navigation, windows, permissions', () => {
   it('never opens a window', () => {
     expect(windowOpenPolicy()).toEqual({ action: 'deny' });
   });
-  it('denies every permission request', () => {
+  it('denies every permission request but the camera alone, for the app itself (scanning a signer\'s QR code)', () => {
     for (const p of ['media', 'notifications', 'clipboard-read', 'geolocation', 'openExternal', 'fullscreen']) expect(allowPermission(p)).toBe(false);
+    for (const p of ['notifications', 'clipboard-read', 'geolocation']) expect(allowPermission(p, { requestingUrl: prod.rendererUrl }, prod)).toBe(false);
+    expect(allowPermission('media', { mediaTypes: ['video'], requestingUrl: prod.rendererUrl }, prod)).toBe(true);
+    expect(allowPermission('media', { mediaTypes: ['video', 'audio'], requestingUrl: prod.rendererUrl }, prod)).toBe(false);
+    expect(allowPermission('media', { mediaTypes: ['audio'], requestingUrl: prod.rendererUrl }, prod)).toBe(false);
+    expect(allowPermission('media', { mediaTypes: ['video'], requestingUrl: 'https://evil.example/' }, prod)).toBe(false);
+    expect(allowPermission('media', { mediaTypes: ['video'] }, prod)).toBe(false);
   });
   it('accepts IPC only from the main frame of the app', () => {
     expect(isTrustedSender({ frameUrl: prod.rendererUrl, isMainFrame: true }, prod)).toBe(true);

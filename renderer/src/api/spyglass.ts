@@ -119,3 +119,21 @@ export const walletHistory = () => call('wallet:history', {});
 export function onWalletScan(listener: (p: Events['wallet:scan']) => void): () => void {
   return getApi().on('wallet:scan', listener);
 }
+
+// ——— Send (#15) and the way back from the signers (#16) ———
+export const sendContext = () => call('send:context', {});
+export const sendPreview = (form: Request<'send:preview'>['form']) => call('send:preview', { form });
+export const sendCreate = (form: Request<'send:create'>['form']) => call('send:create', { form });
+export const sendFreeze = (outpoint: string, frozen: boolean) => call('send:freeze', { outpoint, frozen });
+export const draftsList = () => call('drafts:list', {});
+export const draftGet = (id: string) => call('drafts:get', { id });
+export const draftRename = (id: string, name: string) => call('drafts:rename', { id, name });
+export const draftDelete = (id: string) => call('drafts:delete', { id });
+export const draftExport = (req: Request<'drafts:export'>) => call('drafts:export', req);
+export const draftLabels = (id: string) => call('drafts:labels', { id });
+export const draftImport = (req: Request<'drafts:import'>) => call('drafts:import', req);
+export const draftFinalize = (id: string) => call('drafts:finalize', { id });
+export const draftPreflight = (id: string) => call('drafts:preflight', { id });
+export const draftBroadcast = (id: string) => call('drafts:broadcast', { id, confirmed: true });
+export const draftBump = (req: Request<'drafts:bump'>) => call('drafts:bump', req);
+export const scanFrame = (session: string, text: string) => call('scan:frame', { session, text });
