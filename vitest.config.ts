@@ -13,6 +13,7 @@ export const REAL_CORE_FILES = [
   'test/main/wallet-core.test.ts',
   'test/main/send-core.test.ts',
   'test/e2e/core-node.e2e.test.ts',
+  'test/e2e/send-core.e2e.test.ts',
 ];
 
 export default defineConfig({

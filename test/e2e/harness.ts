@@ -26,11 +26,11 @@ export function e2eSkipReason(): string | null {
 }
 
 /** Debian's Chromium, headless, with its profile in `profileDir` (kept off the network: no background fetches). */
-export function launchChromium(profileDir: string): Promise<Browser> {
+export function launchChromium(profileDir: string, extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', ...extraArgs],
     env: { ...process.env, HOME: profileDir, XDG_CONFIG_HOME: join(profileDir, 'config'), XDG_CACHE_HOME: join(profileDir, 'cache') },
   });
 }
@@ -47,13 +47,17 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-/** `dataDir`: reuse a data folder (an app restart); it is then left in place on close. */
-export async function startRig(opts: { autoDemo?: boolean; dataDir?: string } = {}): Promise<Rig> {
+/**
+ * `dataDir`: reuse a data folder (an app restart); it is then left in place on close. `fakeCamera`: a
+ * Y4M video file Chromium's fake camera plays to getUserMedia (written before the page opens the camera).
+ */
+export async function startRig(opts: { autoDemo?: boolean; dataDir?: string; fakeCamera?: string } = {}): Promise<Rig> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'spyglass-e2e-'));
   const profileDir = mkdtempSync(join(tmpdir(), 'spyglass-chromium-'));
   const web = await startWeb({ dataDir, staticDir: STATIC_DIR, autoDemo: opts.autoDemo ?? false });
   await web.app.services.start();
-  const browser = await launchChromium(profileDir);
+  const camera = opts.fakeCamera ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${opts.fakeCamera}`] : [];
+  const browser = await launchChromium(profileDir, camera);
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
   const page = await context.newPage();
   const ipcTraffic: string[] = [];

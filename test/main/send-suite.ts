@@ -171,7 +171,7 @@ export function defineSendSuite(start: () => Promise<SendNode>): void {
       expect(sent.draft).toMatchObject({ status: 'sent', txid: sent.txid });
       await n.mine(1);
       const list = await dispatchOk<{ drafts: Array<{ id: string; status: string }> }>(app, 'drafts:list');
-      if (await nodeHas('gettransaction')) expect(list.drafts.find((x) => x.id === draft.id)!.status).toBe('confirmed');
+      expect(list.drafts.find((x) => x.id === draft.id)!.status).toBe('confirmed');
       const labels = await dispatchOk<{ text: string }>(app, 'drafts:labels', { id: draft.id });
       expect(labels.text).toContain(`{"type":"tx","ref":"${sent.txid}","label":"Rent"}`);
       const recipient = d.outputs.find((o) => o.role === 'recipient')!;

@@ -98,25 +98,28 @@ export class BroadcastService {
     });
   }
 
-  /** Sent drafts whose transaction the node now reports confirmed (or replaced). */
+  /** Sent drafts whose transaction the node (its wallet, else the index) now reports confirmed (or replaced). */
   async track(): Promise<number> {
     const conn = this.core.deps.services.activeConnection();
     if (!conn) return 0;
     const { profileId } = this.core.profileWallet();
     let changed = 0;
     for (const d of this.core.deps.drafts.pending(profileId)) {
+      let confirmations: number | null = null;
+      let replaced = false;
       try {
         const t = await conn.rpc.call<{ confirmations: number; replaced_by_txid?: string }>('gettransaction', [d.txid], { wallet: true });
-        if (t.confirmations > 0) {
-          this.core.deps.drafts.update(d.id, { status: 'confirmed' });
-          changed++;
-        } else if (t.confirmations < 0 || t.replaced_by_txid) {
-          this.core.deps.drafts.update(d.id, { status: 'replaced' });
-          changed++;
-        }
+        confirmations = t.confirmations;
+        replaced = t.confirmations < 0 || t.replaced_by_txid !== undefined;
       } catch (e) {
         if (!isAppError(e) || NETWORK.test(e.code)) break;
+        // a node wallet without the transaction's record (or without gettransaction): ask the index
+        confirmations = await conn.index.transaction(d.txid!).then((t) => t.confirmations ?? 0, () => null);
       }
+      if (replaced) this.core.deps.drafts.update(d.id, { status: 'replaced' });
+      else if (confirmations !== null && confirmations > 0) this.core.deps.drafts.update(d.id, { status: 'confirmed' });
+      else continue;
+      changed++;
     }
     return changed;
   }
