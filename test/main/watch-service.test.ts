@@ -42,6 +42,8 @@ describe('watch channels', () => {
     expect(o.snapshot).toBeNull();
     expect(o.rows).toEqual([]);
     expect(o.offline).toBe(false);
+    // Nothing to compare yet: not "everything agrees".
+    expect(await ok('watch:reconcile')).toEqual({ issues: [], snapshotTakenAt: null });
   });
 
   it('refresh: progress events, then balances equal the index UTXO set of the chain', async () => {
@@ -86,6 +88,9 @@ describe('watch channels', () => {
     const tx = await ok<TransactionView>('watch:transaction', { txid: d.utxos[0]!.txid });
     expect(tx.merkle).toMatchObject({ checked: true, valid: true });
     expect(tx.confirmations).toBeGreaterThan(0);
+    // The block's time, as the chain has it.
+    const block = devnet.node.chain.blocks.find((b) => b.hash === tx.blockHash)!;
+    expect(tx.blockTime).toBe(block.time);
     expect(tx.outputs.some((out) => out.address === row.address && out.watched)).toBe(true);
     if (!tx.coinbase) {
       const inSum = tx.inputs.reduce((a, i) => a + BigInt(i.amountSats), 0n);
@@ -141,6 +146,8 @@ describe('watch channels', () => {
     const preview = await ok<LabelImportPreview>('labels:preview', { text: exported.text, rule: 'replace' });
     expect(preview.errors).toEqual([]);
     expect(preview.added).toBeGreaterThanOrEqual(1);
+    // Row by row: the cleared label comes back.
+    expect(preview.changes).toContainEqual({ type: 'addr', ref: a, before: null, after: 'Cold storage' });
     await ok('labels:import', { text: exported.text, rule: 'replace' });
     const again = await overview();
     expect(again.rows.find((r) => r.address === a)?.label).toBe('Cold storage');
@@ -152,7 +159,8 @@ describe('watch channels', () => {
     const csv = await ok<{ text: string; rows: number }>('watch:export-csv', { unit: 'sats' });
     expect(csv.text.split('\r\n')[0]).toContain('label,node_label,address,type,received_sats,balance_sats');
     expect(csv.rows).toBeGreaterThan(20);
-    const rec = await ok<{ issues: { kind: string }[] }>('watch:reconcile');
+    const rec = await ok<{ issues: { kind: string }[]; snapshotTakenAt: string | null }>('watch:reconcile');
+    expect(rec.snapshotTakenAt).toBe((await overview()).snapshot!.takenAt);
     expect(rec.issues.filter((i) => i.kind === 'amount-mismatch' || i.kind === 'index-missing-tx')).toEqual([]);
   });
 
