@@ -5,7 +5,8 @@
  * - one address per line, or several on a line separated by commas, semicolons or spaces (so a
  *   URI whose query holds a comma is split there, and the piece after it is reported);
  * - blank lines, and `#` comments (a whole line, or the end of a line) are ignored;
- * - `bitcoin:` URIs (BIP 21): the address part is used, the query (`?amount=…&label=…`) ignored;
+ * - `bitcoin:` URIs (BIP 21): the address part is used, and its `label=` (percent-decoded) labels the
+ *   address; the rest of the query (`amount`, `message`…) is ignored;
  * - a CSV file whose header has an `address` column (any case; comma, semicolon or tab separated),
  *   optionally a `label` column; other columns (the balances export's amounts…) are ignored.
  *
@@ -51,7 +52,7 @@ export interface AddressListResult {
   format: 'list' | 'csv';
   /** Canonical addresses, first occurrence order, no duplicates. */
   addresses: string[];
-  /** address → label, from a CSV `label` column (non-empty labels of kept rows only). */
+  /** address → label, from a CSV `label` column or a URI's `label=` (non-empty labels of kept rows only). */
   labels: Map<string, string>;
   /** Apply nothing unless this is empty. */
   errors: AddressListError[];
@@ -123,6 +124,27 @@ export function bip21Address(text: string): string | null {
   if (rest.startsWith('//')) rest = rest.slice(2); // bitcoin://addr, written by some wallets
   const q = rest.search(/[?#]/);
   return q === -1 ? rest : rest.slice(0, q);
+}
+
+/**
+ * The `label` parameter of a BIP 21 URI, percent-decoded ('+' stays '+', as BIP 21 encodes a space
+ * as %20); undefined when there is none, null when it is not valid percent-encoding.
+ */
+export function bip21Label(text: string): string | null | undefined {
+  if (!/^bitcoin:/i.test(text)) return undefined;
+  const q = text.indexOf('?');
+  if (q === -1) return undefined;
+  const query = text.slice(q + 1).split('#')[0]!;
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    if ((eq === -1 ? pair : pair.slice(0, eq)) !== 'label') continue;
+    try {
+      return decodeURIComponent(eq === -1 ? '' : pair.slice(eq + 1)).trim();
+    } catch {
+      return null;
+    }
+  }
+  return undefined;
 }
 
 /** Checks one entry as the user wrote it (an address or a `bitcoin:` URI). */
@@ -237,7 +259,10 @@ export function parseAddressList(text: string, network: Network): AddressListRes
     const hash = lines[i]!.indexOf('#');
     const content = hash === -1 ? lines[i]! : lines[i]!.slice(0, hash);
     for (const token of content.split(/[\s,;]+/)) {
-      if (token !== '') out.entry(i + 1, token);
+      if (token === '') continue;
+      const label = bip21Label(token);
+      if (label === null) out.warnings.push({ line: i + 1, message: 'The URI’s label is not valid percent-encoding; the address is added without it.' });
+      out.entry(i + 1, token, label ?? undefined);
       if (out.stopped) break;
     }
   }

@@ -61,6 +61,36 @@ describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` —
     await rig.screenshot('20-balances');
   });
 
+  it('a whole header cell sorts (not only its text); a toast leaves the table uncovered', async () => {
+    const page = rig.page;
+    const balanceHeader = page.locator('[role="columnheader"]', { has: page.getByTestId('sort-balance') });
+    const initial = await balanceHeader.getAttribute('aria-sort');
+    expect(initial).not.toBe('none');
+    // Click the Type header far from its text: the right end of the cell.
+    const cell = page.locator('[role="columnheader"]', { has: page.getByTestId('sort-type') });
+    const box = (await cell.boundingBox())!;
+    await page.mouse.click(box.x + box.width - 3, box.y + box.height - 2);
+    expect(await cell.getAttribute('aria-sort')).toBe('ascending');
+    const types = await page.getByTestId('row-type').allInnerTexts();
+    expect(types).toEqual([...types].sort());
+    // Back to the order the next tests expect.
+    for (let i = 0; i < 2 && (await balanceHeader.getAttribute('aria-sort')) !== initial; i++) await page.getByTestId('sort-balance').click();
+    expect(await balanceHeader.getAttribute('aria-sort')).toBe(initial);
+    // Export CSV says what it wrote in a toast; the table's last rows and totals stay in view beside it.
+    const download = page.waitForEvent('download');
+    await page.getByTestId('export-csv').click();
+    await download;
+    const item = page.getByTestId('toast-item').filter({ hasText: 'spyglass-balances.csv' });
+    await item.waitFor();
+    await page.waitForFunction(`getComputedStyle(document.documentElement).getPropertyValue('--toast-space') !== '0px'`);
+    const toastBox = (await item.boundingBox())!;
+    const tableBox = (await page.getByTestId('balances-table').boundingBox())!;
+    expect(tableBox.y + tableBox.height).toBeLessThanOrEqual(toastBox.y);
+    await rig.screenshot('20b-balances-toast');
+    await item.getByTestId('toast-dismiss').click();
+    await page.waitForFunction(`getComputedStyle(document.documentElement).getPropertyValue('--toast-space') === '0px'`);
+  });
+
   it('a label edited inline is saved', async () => {
     const page = rig.page;
     const first = page.getByTestId('balances-row').first();

@@ -1,6 +1,7 @@
 // The watch channels end to end through `dispatch` on real services: the devnet `demo` chain on
 // loopback, a real SQLite file, real refreshes. Truth is computed from the devnet's chain directly.
 import { rmSync } from 'node:fs';
+import { bech32 } from '@scure/base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../devnet/index';
 import type { SpyglassApp } from '../../electron/main/app';
@@ -119,6 +120,11 @@ describe('watch channels', () => {
     const o = await overview();
     const added = o.rows.find((r) => r.address === 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080');
     expect(added).toMatchObject({ source: 'user', label: 'Friend' });
+    // A BIP21 URI's label labels the address it adds.
+    const vault = bech32.encode('bcrt', [0, ...bech32.toWords(new Uint8Array(32).fill(7))]);
+    expect(await ok('watch:add', { text: `bitcoin:${vault}?amount=0.1&label=Rent%20deposit` })).toMatchObject({ added: 1, errors: [] });
+    await ok('watch:refresh');
+    expect((await overview()).rows.find((r) => r.address === vault)).toMatchObject({ source: 'user', label: 'Rent deposit' });
   });
 
   it('a payment and a mined block show up in the next refresh and in the history diff', async () => {

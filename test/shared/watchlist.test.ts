@@ -196,7 +196,7 @@ describe('parseAddressList: plain lists', () => {
     expect(r.addresses).toEqual([R.p2pkh, R.p2sh, R.p2wpkh, R.p2wsh, R.p2tr, R.anchor]);
   });
 
-  it('accepts bitcoin: URIs, ignoring the query', () => {
+  it('accepts bitcoin: URIs: the address, and its label= labels it (amount and message ignored)', () => {
     const text = [
       `bitcoin:${R.p2wpkh}?amount=0.1&label=Payroll`,
       `BITCOIN:${R.p2tr.toUpperCase()}`,
@@ -206,7 +206,19 @@ describe('parseAddressList: plain lists', () => {
     const r = parseAddressList(text, REGTEST);
     expect(r.errors).toEqual([]);
     expect(r.addresses).toEqual([R.p2wpkh, R.p2tr, R.p2pkh, R.p2sh]);
-    expect(r.labels.size).toBe(0);
+    expect([...r.labels]).toEqual([
+      [R.p2wpkh, 'Payroll'],
+      [R.p2pkh, 'a b'],
+    ]);
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('a URI label that is not valid percent-encoding: the address is added, a warning says the label was not', () => {
+    const r = parseAddressList(`bitcoin:${R.p2wpkh}?message=x&label=100%\nbitcoin:${R.p2tr}?label=Caf%C3%A9%20%E2%82%BF`, REGTEST);
+    expect(r.errors).toEqual([]);
+    expect(r.addresses).toEqual([R.p2wpkh, R.p2tr]);
+    expect([...r.labels]).toEqual([[R.p2tr, 'Café ₿']]);
+    expect(r.warnings).toEqual([{ line: 1, message: 'The URI’s label is not valid percent-encoding; the address is added without it.' }]);
   });
 
   it('normalizes Bech32 case and dedupes keeping the first occurrence', () => {
