@@ -19,6 +19,7 @@ import { DEFAULT_CORE_VERSION, type CoreVersion } from '../core-version';
 import { ChainRpc } from './chain-rpc';
 import { MempoolRpc } from './mempool-rpc';
 import { WalletRpc } from './wallet-rpc';
+import { WalletTxRpc } from './wallet-tx-rpc';
 import { arg, intArg, method, strArg } from './rpc-util';
 
 export interface NodeOptions {
@@ -42,6 +43,7 @@ export class DevnetNode {
   private readonly chainRpc: ChainRpc;
   private readonly mempoolRpc: MempoolRpc;
   private readonly walletRpc: WalletRpc;
+  private readonly walletTxRpc: WalletTxRpc;
 
   readonly coreVersion: CoreVersion;
   private readonly walletDir: string;
@@ -59,12 +61,13 @@ export class DevnetNode {
     this.chain.onChange((ev) => {
       if (ev.type === 'removed') return;
       const txs = ev.type === 'block' ? ev.block.txs : [ev.tx];
-      const when = ev.type === 'block' ? ev.block.time : this.chain.clock();
-      for (const w of this.wallets.values()) for (const tx of txs) w.considerTx(tx, when);
+      const block = ev.type === 'block' ? ev.block : null;
+      for (const w of this.wallets.values()) for (const tx of txs) w.considerTx(tx, { block, rescan: false });
     });
     this.chainRpc = new ChainRpc(this.chain, this.network, this.coreVersion);
     this.mempoolRpc = new MempoolRpc(this.chain, this.coreVersion);
     this.walletRpc = new WalletRpc(this);
+    this.walletTxRpc = new WalletTxRpc(this);
   }
 
   walletSeed(name: string): Uint8Array {
@@ -143,6 +146,7 @@ export class DevnetNode {
   methods(): RpcMethodSpec[] {
     return [
       ...this.walletRpc.methods(),
+      ...this.walletTxRpc.methods(),
       method('generatetoaddress', [arg('nblocks', 'num', true), arg('address', 'str', true), arg('maxtries', 'num')], (a) => {
         const n = intArg(a[0], 0);
         const d = decodeDestination(strArg(a[1], ''), this.network);

@@ -11,9 +11,10 @@ import { addChecksum } from '../../shared/bitcoin/descriptor-checksum';
 import { encodeDestination, extractDestination } from '../../shared/bitcoin/address';
 import type { Chain } from '../chain/chain';
 import { ChainError } from '../chain/chain';
-import type { ChainTx, OutputInfo } from '../chain/types';
+import type { ChainBlock, ChainTx, OutputInfo } from '../chain/types';
 import { bytesToHex, hexToBytes } from '../chain/encoding';
 import { createTransaction, type SpendOptions } from './spend';
+import { Ledger } from './ledger';
 
 export { compareDestinations } from './address-order';
 
@@ -77,16 +78,17 @@ export class Wallet {
   readonly descriptors: WalletDescriptor[] = [];
   readonly addressBook = new Map<string, AddressBookEntry>();
   private readonly scripts = new Map<string, ScriptEntry>();
-  /** Wallet transactions in the order the wallet first saw them. */
-  readonly txs = new Map<string, { received: number }>();
+  /** Wallet transactions in the order the wallet first saw them (ledger.ts). */
+  readonly txs: Ledger;
   private readonly master: HDKey | null;
 
   constructor(
     readonly name: string,
     readonly network: Network,
-    private readonly chain: Chain,
+    readonly chain: Chain,
     opts: { disablePrivateKeys: boolean; blank: boolean; seed?: Uint8Array; keypool?: number },
   ) {
+    this.txs = new Ledger(chain);
     this.keypool = opts.keypool ?? DEFAULT_KEYPOOL;
     this.disablePrivateKeys = opts.disablePrivateKeys;
     this.blank = opts.blank;
@@ -274,8 +276,9 @@ export class Wallet {
       const d = entry.d;
       // Receiving addresses used before they were handed out (this one and those before it) enter the
       // address book, unlabelled.
+      // Only an active descriptor tells whether an address is a receiving one (IsInternalScriptPubKeyMan).
       for (; d.nextIndex <= entry.index; d.nextIndex++) {
-        if (d.internal) continue;
+        if (d.internal || !d.active) continue;
         const dest = extractDestination(d.desc.expand(d.nextIndex)[0]!.script);
         if (!dest) continue;
         const address = encodeDestination(dest, this.network);
@@ -289,29 +292,39 @@ export class Wallet {
    * Finds wallet transactions in the chain (RescanFromTime: from the first block whose time, or an
    * earlier block's, reaches `fromTime` − 2 h) and in the mempool.
    */
-  rescan(opts: { fromTime?: number } = {}): void {
+  rescan(opts: { fromTime?: number; fromHeight?: number; toHeight?: number } = {}): { start: number; stop: number } {
     const from = (opts.fromTime ?? 0) - TIMESTAMP_WINDOW;
+    const stop = opts.toHeight ?? this.chain.tipHeight();
+    let start = -1;
     let maxTime = 0;
     for (const block of this.chain.blocks) {
       maxTime = Math.max(maxTime, block.time);
-      if (maxTime < from) continue;
-      for (const tx of block.txs) this.considerTx(tx, block.time);
+      if (maxTime < from || block.height < (opts.fromHeight ?? 0)) continue;
+      if (block.height > stop) break;
+      if (start < 0) start = block.height;
+      for (const tx of block.txs) this.considerTx(tx, { block, rescan: true });
     }
-    for (const tx of this.chain.mempoolTxs()) this.considerTx(tx, this.chain.findTx(tx.txid)?.firstSeen ?? 0);
+    for (const tx of this.chain.mempoolTxs()) this.considerTx(tx, { block: null, rescan: true });
+    return { start, stop };
   }
 
-  /** Adds `tx` to the wallet when it pays to or spends from the wallet. */
-  considerTx(tx: ChainTx, received: number): void {
+  /** Adds `tx` to the wallet when it pays to or spends from the wallet (AddToWalletIfInvolvingMe). */
+  considerTx(tx: ChainTx, at: { block: ChainBlock | null; rescan: boolean }): void {
     this.markUsed(tx);
     if (this.txs.has(tx.txid)) return;
-    const relevant =
+    if (this.isRelevant(tx)) this.txs.add(tx, at);
+  }
+
+  /** Whether `tx` pays to or spends from the wallet. */
+  isRelevant(tx: ChainTx): boolean {
+    return (
       tx.vout.some((o) => this.isMine(o.script)) ||
       (!tx.coinbase &&
         tx.vin.some((i) => {
           const prev = this.chain.output(i.txid, i.vout);
           return prev !== undefined && this.isMine(prev.script);
-        }));
-    if (relevant) this.txs.set(tx.txid, { received });
+        }))
+    );
   }
 
   /** Depth like Core: confirmations in the chain, 0 in mempool, -1 when gone. */
@@ -393,7 +406,7 @@ export class Wallet {
       if (e instanceof ChainError) throw new WalletError(e.code, e.message);
       throw e;
     }
-    this.considerTx(tx, this.chain.clock());
+    this.considerTx(tx, { block: null, rescan: false });
     return tx.txid;
   }
 }

@@ -24,6 +24,7 @@ import { DiffRunner } from './parity/run';
 import { chainSteps } from './parity/steps-chain';
 import { httpSteps } from './parity/steps-http';
 import { walletSteps } from './parity/steps-wallet';
+import { historySteps } from './parity/steps-history';
 
 const show = (s: string): string => JSON.stringify(s.length > 300 ? `${s.slice(0, 300)}…` : s);
 const fmt = (d: Difference): string => `  [${d.step}] ${d.path}\n      core:   ${show(d.core)}\n      devnet: ${show(d.devnet)}`;
@@ -102,6 +103,11 @@ describeWithBitcoind(
     it('wallets (keys differ, matched one to one): create/load/unload, descriptors, addresses, labels, balances, sending', async (ctx) => {
       skipUnlessFresh(ctx);
       expectOnlyDeliberate(await runner.run(walletSteps()));
+    });
+
+    it('wallet history and balances: transactions, lists, balances, received amounts, labels, rescans', async (ctx) => {
+      skipUnlessFresh(ctx);
+      expectOnlyDeliberate(await runner.run(historySteps()));
     });
 
     it('every method the devnet serves was asked, with a result and with an error', (ctx) => {
