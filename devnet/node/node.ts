@@ -18,6 +18,7 @@ import { Wallet } from '../wallet/wallet';
 import { DEFAULT_CORE_VERSION, type CoreVersion } from '../core-version';
 import { ChainRpc } from './chain-rpc';
 import { MempoolRpc } from './mempool-rpc';
+import { BroadcastRpc } from './broadcast-rpc';
 import { WalletRpc } from './wallet-rpc';
 import { WalletTxRpc } from './wallet-tx-rpc';
 import { arg, intArg, method, strArg } from './rpc-util';
@@ -42,6 +43,7 @@ export class DevnetNode {
   private readonly seed: string;
   private readonly chainRpc: ChainRpc;
   private readonly mempoolRpc: MempoolRpc;
+  private readonly broadcastRpc: BroadcastRpc;
   private readonly walletRpc: WalletRpc;
   private readonly walletTxRpc: WalletTxRpc;
 
@@ -66,6 +68,7 @@ export class DevnetNode {
     });
     this.chainRpc = new ChainRpc(this.chain, this.network, this.coreVersion);
     this.mempoolRpc = new MempoolRpc(this.chain, this.coreVersion);
+    this.broadcastRpc = new BroadcastRpc(this.chain);
     this.walletRpc = new WalletRpc(this);
     this.walletTxRpc = new WalletTxRpc(this);
   }
@@ -161,6 +164,7 @@ export class DevnetNode {
       }),
       ...this.chainRpc.methods(),
       ...this.mempoolRpc.methods(),
+      ...this.broadcastRpc.methods(),
     ];
   }
 }
