@@ -25,6 +25,7 @@ import { chainSteps } from './parity/steps-chain';
 import { httpSteps } from './parity/steps-http';
 import { walletSteps } from './parity/steps-wallet';
 import { historySteps } from './parity/steps-history';
+import { policySteps } from './parity/steps-policy';
 
 const show = (s: string): string => JSON.stringify(s.length > 300 ? `${s.slice(0, 300)}…` : s);
 const fmt = (d: Difference): string => `  [${d.step}] ${d.path}\n      core:   ${show(d.core)}\n      devnet: ${show(d.devnet)}`;
@@ -98,6 +99,11 @@ describeWithBitcoind(
     it('the chain both nodes build from the same key and clock: blocks, mempool, UTXOs, raw transactions — byte-identical', async (ctx) => {
       skipUnlessFresh(ctx);
       expectOnlyDeliberate(await runner.run(chainSteps()));
+    });
+
+    it('mempool policy on the same chain: every input kind and sighash type, spoiled signatures, dust, fees, finality, packages, replacements', async (ctx) => {
+      skipUnlessFresh(ctx);
+      expectOnlyDeliberate(await runner.run(policySteps()));
     });
 
     it('wallets (keys differ, matched one to one): create/load/unload, descriptors, addresses, labels, balances, sending', async (ctx) => {
