@@ -19,6 +19,7 @@ import { DEFAULT_CORE_VERSION, type CoreVersion } from '../core-version';
 import { ChainRpc } from './chain-rpc';
 import { MempoolRpc } from './mempool-rpc';
 import { BroadcastRpc } from './broadcast-rpc';
+import { FeeRpc } from './fee-rpc';
 import { WalletRpc } from './wallet-rpc';
 import { WalletTxRpc } from './wallet-tx-rpc';
 import { arg, intArg, method, strArg } from './rpc-util';
@@ -44,6 +45,7 @@ export class DevnetNode {
   private readonly chainRpc: ChainRpc;
   private readonly mempoolRpc: MempoolRpc;
   private readonly broadcastRpc: BroadcastRpc;
+  readonly feeRpc: FeeRpc;
   private readonly walletRpc: WalletRpc;
   private readonly walletTxRpc: WalletTxRpc;
 
@@ -69,6 +71,7 @@ export class DevnetNode {
     this.chainRpc = new ChainRpc(this.chain, this.network, this.coreVersion);
     this.mempoolRpc = new MempoolRpc(this.chain, this.coreVersion);
     this.broadcastRpc = new BroadcastRpc(this.chain);
+    this.feeRpc = new FeeRpc(this.chain, () => this.chainRpc.initialBlockDownload());
     this.walletRpc = new WalletRpc(this);
     this.walletTxRpc = new WalletTxRpc(this);
   }
@@ -165,6 +168,7 @@ export class DevnetNode {
       ...this.chainRpc.methods(),
       ...this.mempoolRpc.methods(),
       ...this.broadcastRpc.methods(),
+      ...this.feeRpc.methods(),
     ];
   }
 }

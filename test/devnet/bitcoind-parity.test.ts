@@ -26,6 +26,7 @@ import { httpSteps } from './parity/steps-http';
 import { walletSteps } from './parity/steps-wallet';
 import { historySteps } from './parity/steps-history';
 import { policySteps } from './parity/steps-policy';
+import { feeSteps } from './parity/steps-fees';
 
 const show = (s: string): string => JSON.stringify(s.length > 300 ? `${s.slice(0, 300)}…` : s);
 const fmt = (d: Difference): string => `  [${d.step}] ${d.path}\n      core:   ${show(d.core)}\n      devnet: ${show(d.devnet)}`;
@@ -104,6 +105,11 @@ describeWithBitcoind(
     it('mempool policy on the same chain: every input kind and sighash type, spoiled signatures, dust, fees, finality, packages, replacements', async (ctx) => {
       skipUnlessFresh(ctx);
       expectOnlyDeliberate(await runner.run(policySteps()));
+    });
+
+    it('the fee estimator on the same chain: no history, then blocks of spends at several fee rates; estimatesmartfee by target and mode', async (ctx) => {
+      skipUnlessFresh(ctx);
+      expectOnlyDeliberate(await runner.run(feeSteps()));
     });
 
     it('wallets (keys differ, matched one to one): create/load/unload, descriptors, addresses, labels, balances, sending', async (ctx) => {
