@@ -2,7 +2,7 @@
  * estimatesmartfee (rpc/fees.cpp) over the node's fee estimator (fee-estimator.ts), fed by the
  * chain's mempool and blocks the way Core's validation interface feeds it: a transaction counts when
  * it entered the mempool at the estimator's best height, without mempool parents, while the node
- * was not in initial block download.
+ * was current (out of initial block download, its tip less than 3 hours old).
  */
 import { btcJson } from '../../shared/amounts';
 import type { Chain } from '../chain/chain';
@@ -17,13 +17,13 @@ const MODES = ['unset', 'economical', 'conservative'];
 export class FeeRpc {
   readonly estimator = new FeeEstimator();
 
-  constructor(chain: Chain, isInitialBlockDownload: () => boolean) {
+  constructor(chain: Chain, notCurrent: () => boolean) {
     chain.onChange((ev) => {
       if (ev.type === 'tx') {
         const fee = chain.mempoolFee(ev.tx.txid) ?? 0n;
         const vsize = BigInt(Math.ceil(ev.tx.weight / 4));
         const noParents = !ev.tx.vin.some((i) => chain.inMempool(i.txid));
-        this.estimator.transactionAdded(ev.tx.txid, chain.tipHeight(), (fee * 1000n) / vsize, noParents && !isInitialBlockDownload());
+        this.estimator.transactionAdded(ev.tx.txid, chain.tipHeight(), (fee * 1000n) / vsize, noParents && !notCurrent());
       } else if (ev.type === 'removed') {
         for (const txid of ev.txids) this.estimator.transactionRemoved(txid);
       } else {

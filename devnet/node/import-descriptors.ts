@@ -47,10 +47,14 @@ function descriptorRange(v: UValue): [number, number] {
   return [Number(low), Number(high)];
 }
 
+/** Descriptor::GetOutputType: the address type an active descriptor hands out (first match). */
 const ACTIVE_TYPES: Array<[string, AddressType]> = [
   ['pkh(', 'legacy'],
   ['sh(wpkh(', 'p2sh-segwit'],
+  ['sh(wsh(', 'p2sh-segwit'],
+  ['sh(', 'legacy'],
   ['wpkh(', 'bech32'],
+  ['wsh(', 'bech32'],
   ['tr(', 'bech32m'],
 ];
 

@@ -20,6 +20,7 @@ import { ChainRpc } from './chain-rpc';
 import { MempoolRpc } from './mempool-rpc';
 import { BroadcastRpc } from './broadcast-rpc';
 import { FeeRpc } from './fee-rpc';
+import { BumpRpc } from './bump-rpc';
 import { WalletRpc } from './wallet-rpc';
 import { WalletTxRpc } from './wallet-tx-rpc';
 import { arg, intArg, method, strArg } from './rpc-util';
@@ -46,6 +47,7 @@ export class DevnetNode {
   private readonly mempoolRpc: MempoolRpc;
   private readonly broadcastRpc: BroadcastRpc;
   readonly feeRpc: FeeRpc;
+  private readonly bumpRpc: BumpRpc;
   private readonly walletRpc: WalletRpc;
   private readonly walletTxRpc: WalletTxRpc;
 
@@ -71,9 +73,11 @@ export class DevnetNode {
     this.chainRpc = new ChainRpc(this.chain, this.network, this.coreVersion);
     this.mempoolRpc = new MempoolRpc(this.chain, this.coreVersion);
     this.broadcastRpc = new BroadcastRpc(this.chain);
-    this.feeRpc = new FeeRpc(this.chain, () => this.chainRpc.initialBlockDownload());
+    // IsCurrentForFeeEstimation: out of initial block download, and a tip less than 3 hours old.
+    this.feeRpc = new FeeRpc(this.chain, () => this.chainRpc.initialBlockDownload() || this.chain.tip().time < this.chain.clock() - 3 * 60 * 60);
     this.walletRpc = new WalletRpc(this);
     this.walletTxRpc = new WalletTxRpc(this);
+    this.bumpRpc = new BumpRpc(this);
   }
 
   walletSeed(name: string): Uint8Array {
@@ -153,6 +157,7 @@ export class DevnetNode {
     return [
       ...this.walletRpc.methods(),
       ...this.walletTxRpc.methods(),
+      ...this.bumpRpc.methods(),
       method('generatetoaddress', [arg('nblocks', 'num', true), arg('address', 'str', true), arg('maxtries', 'num')], (a) => {
         const n = intArg(a[0], 0);
         const d = decodeDestination(strArg(a[1], ''), this.network);

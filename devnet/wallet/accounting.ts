@@ -127,7 +127,11 @@ export interface Balances {
   trusted: bigint;
   untrustedPending: bigint;
   immature: bigint;
-  /** Unconfirmed, untrusted, not in the mempool (31.99's `nonmempool`). */
+  /**
+   * 31.99's `nonmempool`: what wallet transactions dropped from the mempool without a replacement
+   * (evicted, expired) change. The devnet's mempool neither evicts nor expires, and a replaced
+   * transaction counts for nothing there in Core either: always 0.
+   */
   nonmempool: bigint;
 }
 
@@ -142,7 +146,6 @@ export function balances(w: Wallet, minDepth: number): Balances {
     const inMempool = w.chain.inMempool(wtx.tx.txid);
     if (trusted && dep >= minDepth) b.trusted += available;
     if (!trusted && dep === 0 && inMempool) b.untrustedPending += available;
-    if (!trusted && dep === 0 && !inMempool) b.nonmempool += available;
     if (isImmatureCoinbase(w, wtx) && dep > 0) b.immature += wtx.tx.vout.reduce((s, o) => (w.isMine(o.script) ? s + o.value : s), 0n);
   }
   return b;

@@ -250,7 +250,11 @@ export class Wallet {
    */
   peekAddress(type: AddressType, internal: boolean): { address: string; script: Uint8Array; take(): void } {
     const d = this.activeDescriptor(type, internal);
-    if (!d) throw new WalletError(-4, 'Error: This wallet has no available keys');
+    if (!d) {
+      // CanGetAddresses, then GetScriptPubKeyMan(type): no active descriptor at all, or none of this type.
+      if (!this.descriptors.some((x) => x.active && x.internal === internal)) throw new WalletError(-4, 'Error: This wallet has no available keys');
+      throw new WalletError(-12, `Error: No ${type} addresses available.`);
+    }
     this.topUp(d);
     const index = d.nextIndex;
     const e = d.desc.expand(index)[0]!;

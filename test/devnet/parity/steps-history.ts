@@ -149,5 +149,32 @@ export function historySteps(): Step[] {
   s.push(call('syncwithvalidationinterfacequeue after the block', 'syncwithvalidationinterfacequeue'));
   w('getbalances hot after the block', 'getbalances', 'hot');
   w('listsinceblock hot after the block, target 2', 'listsinceblock', 'hot', ['', 2]);
+
+  // Fee bumping, on a wallet with a single coin (its send then has no coin choice; the change position
+  // is random in Core, so only what does not depend on it is asked afterwards).
+  s.push(call('createwallet bumper', 'createwallet', ['bumper']));
+  w('getnewaddress bumper', 'getnewaddress', 'bumper', [], { save: save('bumperAddr') });
+  s.push(call('getblock 10 (a coinbase for the bumper)', 'getblock', (v) => [v.blocks[10]], { strict: true, save: (v, r) => void (v.cb[10] = (r as { tx: string[] }).tx[0]) }));
+  s.push(call('sendrawtransaction: 1 BTC to the bumper', 'sendrawtransaction', (v) => [spendMiner([{ txid: v.cb[10], vout: 0, value: COINBASE }], [{ address: v.bumperAddr, value: 100_000_000n }, { address: MINER.address, value: 4_899_990_000n }]).hex]));
+  s.push(call('generatetoaddress 1 (confirms the bumper’s coin)', 'generatetoaddress', [1, OTHER_MINER.address]));
+  s.push(call('syncwithvalidationinterfacequeue after the bumper’s coin', 'syncwithvalidationinterfacequeue'));
+  for (const mode of ['economical', 'conservative']) s.push(call(`estimatesmartfee 6 ${mode} before the bumper's send`, 'estimatesmartfee', [6, mode]));
+  w('sendtoaddress bumper: 0.4 BTC (with change)', 'sendtoaddress', 'bumper', [OTHER_MINER.address, 0.4], { save: save('toBump') });
+  w('bumpfee: a confirmed transaction', 'bumpfee', 'hot', (v) => [v.fund1]);
+  w('bumpfee: not a wallet transaction', 'bumpfee', 'bumper', [HASH0]);
+  w('bumpfee: bad txid', 'bumpfee', 'bumper', ['xyz']);
+  w('bumpfee: inputs of another wallet', 'bumpfee', 'hot', (v) => [v.farTx]);
+  w('bumpfee: fee_rate and conf_target', 'bumpfee', 'bumper', (v) => [v.toBump, { fee_rate: 10, conf_target: 2 }]);
+  w('bumpfee: fee_rate and estimate_mode', 'bumpfee', 'bumper', (v) => [v.toBump, { fee_rate: 10, estimate_mode: 'economical' }]);
+  w('bumpfee: an unknown option', 'bumpfee', 'bumper', (v) => [v.toBump, { speed: 1 }]);
+  w('bumpfee: fee_rate too low', 'bumpfee', 'bumper', (v) => [v.toBump, { fee_rate: 1 }]);
+  w('bumpfee: fee_rate below the minimum relay fee', 'bumpfee', 'bumper', (v) => [v.toBump, { fee_rate: 0.05 }]);
+  w('bumpfee: watch-only wallet', 'bumpfee', 'watch', (v) => [v.toBump]);
+  w('bumpfee: watch-only wallet, bad txid', 'bumpfee', 'watch', ['xyz']);
+  w('bumpfee bumper (default fee)', 'bumpfee', 'bumper', (v) => [v.toBump], { save: (v, r) => void (v.bumped = (r as { txid: string }).txid) });
+  w('bumpfee: already bumped', 'bumpfee', 'bumper', (v) => [v.toBump]);
+  w('bumpfee bumper again, fee_rate 30', 'bumpfee', 'bumper', (v) => [v.bumped, { fee_rate: 30 }]);
+  s.push(call('getmempoolinfo with the bumps', 'getmempoolinfo'));
+  w('getbalances bumper after the bumps', 'getbalances', 'bumper');
   return s;
 }
