@@ -21,6 +21,7 @@ import { MempoolRpc } from './mempool-rpc';
 import { BroadcastRpc } from './broadcast-rpc';
 import { FeeRpc } from './fee-rpc';
 import { BumpRpc } from './bump-rpc';
+import { PsbtRpc } from './psbt-rpc';
 import { WalletRpc } from './wallet-rpc';
 import { WalletTxRpc } from './wallet-tx-rpc';
 import { arg, intArg, method, strArg } from './rpc-util';
@@ -174,6 +175,7 @@ export class DevnetNode {
       ...this.mempoolRpc.methods(),
       ...this.broadcastRpc.methods(),
       ...this.feeRpc.methods(),
+      ...new PsbtRpc(this.network, this.coreVersion).methods(),
     ];
   }
 }

@@ -27,6 +27,7 @@ import { walletSteps } from './parity/steps-wallet';
 import { historySteps } from './parity/steps-history';
 import { policySteps } from './parity/steps-policy';
 import { feeSteps } from './parity/steps-fees';
+import { psbtSteps } from './parity/steps-psbt';
 
 const show = (s: string): string => JSON.stringify(s.length > 300 ? `${s.slice(0, 300)}…` : s);
 const fmt = (d: Difference): string => `  [${d.step}] ${d.path}\n      core:   ${show(d.core)}\n      devnet: ${show(d.devnet)}`;
@@ -105,6 +106,11 @@ describeWithBitcoind(
     it('mempool policy on the same chain: every input kind and sighash type, spoiled signatures, dust, fees, finality, packages, replacements', async (ctx) => {
       skipUnlessFresh(ctx);
       expectOnlyDeliberate(await runner.run(policySteps()));
+    });
+
+    it('PSBT creation on the same chain: createpsbt, converttopsbt, joinpsbts with their options and errors', async (ctx) => {
+      skipUnlessFresh(ctx);
+      expectOnlyDeliberate(await runner.run(psbtSteps(node.devnetMode)));
     });
 
     it('the fee estimator on the same chain: no history, then blocks of spends at several fee rates; estimatesmartfee by target and mode', async (ctx) => {
