@@ -142,6 +142,12 @@ export function historySteps(): Step[] {
   w('listreceivedbyaddress hot, minconf 0, include_empty', 'listreceivedbyaddress', 'hot', [0, true]);
   w('listunspent hot, minconf 0, index 12', 'listunspent', 'hot', (v) => [0, 9999999, [v.far]]);
   w('getnewaddress hot bech32 (continues after index 12)', 'getnewaddress', 'hot', ['', 'bech32']);
+  // The watch-only wallet imported the same descriptors, active: the gap shows there too.
+  w('listreceivedbyaddress watch, minconf 0, include_empty (imported descriptor paid at index 12)', 'listreceivedbyaddress', 'watch', [0, true]);
+  w('listunspent watch, minconf 0, index 12', 'listunspent', 'watch', (v) => [0, 9999999, [v.far]]);
+  w('getaddressinfo watch: index 12', 'getaddressinfo', 'watch', (v) => [v.far]);
+  w('getnewaddress watch bech32 (continues after index 12)', 'getnewaddress', 'watch', ['', 'bech32']);
+  w('getwalletinfo watch after the gap', 'getwalletinfo', 'watch');
   w('gettransaction hot: the payment to itself', 'gettransaction', 'hot', (v) => [v.farTx]);
   w('listtransactions hot, the last 3', 'listtransactions', 'hot', ['*', 3]);
   w('getbalances hot, a payment to itself pending', 'getbalances', 'hot');
