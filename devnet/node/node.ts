@@ -35,6 +35,8 @@ export interface NodeOptions {
   coreVersion?: CoreVersion;
   /** Where Core would keep the wallets, for its messages (default ~/.bitcoin/regtest/wallets). */
   walletDir?: string;
+  /** Milliseconds per block of a wallet rescan run over the event loop (0: within the call; default). */
+  rescanDelayMs?: number;
 }
 
 export class DevnetNode {
@@ -53,6 +55,7 @@ export class DevnetNode {
   private readonly walletTxRpc: WalletTxRpc;
 
   readonly coreVersion: CoreVersion;
+  readonly rescanDelayMs: number;
   private readonly walletDir: string;
   /** The chain's own clock, used again after `setmocktime 0`. */
   private readonly systemClock: () => number;
@@ -61,6 +64,7 @@ export class DevnetNode {
     this.network = opts.network ?? REGTEST;
     this.seed = opts.seed;
     this.coreVersion = opts.coreVersion ?? DEFAULT_CORE_VERSION;
+    this.rescanDelayMs = opts.rescanDelayMs ?? 0;
     this.walletDir = opts.walletDir ?? join(homedir(), '.bitcoin', 'regtest', 'wallets');
     this.chain = opts.chain ?? new Chain();
     this.systemClock = this.chain.clock;

@@ -19,7 +19,13 @@ import { inferDescriptor } from '../../shared/bitcoin/infer';
 import type { DevnetNode } from './node';
 import { arg, boolArg, descriptorCall, intArg, method, parseAddressType, strArg } from './rpc-util';
 import { importDescriptors } from './import-descriptors';
+import { coreDouble } from './format';
 import { FeeRpc } from './fee-rpc';
+
+/** getwalletinfo `scanning`: false, or {duration, progress} with the progress written as Core writes doubles. */
+function scanningJson(info: false | { duration: number; progress: number }): unknown {
+  return info === false ? false : { duration: info.duration, progress: coreDouble(info.progress) };
+}
 
 export class WalletRpc {
   private readonly scriptAddress = new Map<string, string | null>();
@@ -163,7 +169,7 @@ export class WalletRpc {
       paytxfee: this.node.coreVersion === '30' ? btcJson(0n) : undefined,
       private_keys_enabled: !w.disablePrivateKeys,
       avoid_reuse: false,
-      scanning: false,
+      scanning: scanningJson(w.scanner.info()),
       descriptors: true,
       external_signer: false,
       blank: w.blank,

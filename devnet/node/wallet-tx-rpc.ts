@@ -1,7 +1,8 @@
 /**
  * The wallet's transaction and balance methods (wallet/rpc/transactions.cpp, coins.cpp,
  * addresses.cpp): gettransaction, listtransactions, listsinceblock, getbalances, getbalance,
- * getreceivedbyaddress, getreceivedbylabel, listlabels, rescanblockchain, abortrescan — fields in
+ * getreceivedbyaddress, getreceivedbylabel, listlabels, rescanblockchain, abortrescan (rescans:
+ * devnet/wallet/rescan.ts) — fields in
  * Core's order for the generation answered as (v30 writes `bip125-replaceable`, 31.99 does not;
  * 31.99's getbalances has `nonmempool`).
  */
@@ -258,25 +259,22 @@ export class WalletTxRpc {
         for (const e of w.addressBook.values()) if (purpose === '' || e.purpose === purpose) labels.add(e.label);
         return [...labels].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
       }),
-      m('rescanblockchain', [arg('start_height', 'num'), arg('stop_height', 'num')], (a, ctx) => {
+      m('rescanblockchain', [arg('start_height', 'num'), arg('stop_height', 'num')], async (a, ctx) => {
         const w = wallet(ctx);
+        if (w.scanner.isScanning()) throw new RpcError(-4, 'Wallet is currently rescanning. Abort existing rescan or wait.');
         const tip = this.node.chain.tipHeight();
         const start = intArg(a[0], 0);
         if (start < 0 || start > tip) throw new RpcError(-8, 'Invalid start_height');
-        let stop: number | undefined;
+        let stop = tip;
         if (a[1] !== undefined) {
           stop = intArg(a[1], 0);
           if (stop < 0 || stop > tip) throw new RpcError(-8, 'Invalid stop_height');
           if (stop < start) throw new RpcError(-8, 'stop_height must be greater than start_height');
         }
-        const r = w.rescan({ fromHeight: start, toHeight: stop });
-        return { start_height: start, stop_height: r.stop };
+        if ((await w.scanner.scan(start, stop, this.node.rescanDelayMs)) === 'aborted') throw new RpcError(-1, 'Rescan aborted.');
+        return { start_height: start, stop_height: stop };
       }),
-      // Rescans run to completion inside the call that starts them: there is never one to abort.
-      m('abortrescan', [], (_a, ctx) => {
-        wallet(ctx);
-        return false;
-      }),
+      m('abortrescan', [], (_a, ctx) => wallet(ctx).scanner.abort()),
     ];
   }
 }

@@ -15,6 +15,8 @@ import type { ChainBlock, ChainTx, OutputInfo } from '../chain/types';
 import { bytesToHex, hexToBytes } from '../chain/encoding';
 import { createTransaction, type SpendOptions } from './spend';
 import { Ledger } from './ledger';
+import { WalletScanner } from './rescan';
+import { listDescriptors, publicDescriptors, type PublicDescriptor } from './descriptor-list';
 
 export { compareDestinations } from './address-order';
 
@@ -32,8 +34,6 @@ export const DEFAULT_KEYPOOL = 100;
  */
 export const COINBASE_MATURITY_DEPTH = 101;
 
-/** Core rescans from this long before a key's timestamp (TIMESTAMP_WINDOW, 2 hours). */
-const TIMESTAMP_WINDOW = 2 * 60 * 60;
 
 export const ADDRESS_TYPES: Record<AddressType, { purpose: number; wrap: (k: string) => string }> = {
   legacy: { purpose: 44, wrap: (k) => `pkh(${k})` },
@@ -80,6 +80,8 @@ export class Wallet {
   private readonly scripts = new Map<string, ScriptEntry>();
   /** Wallet transactions in the order the wallet first saw them (ledger.ts). */
   readonly txs: Ledger;
+  /** Its rescans (rescan.ts). */
+  readonly scanner: WalletScanner;
   private readonly master: HDKey | null;
 
   constructor(
@@ -89,6 +91,7 @@ export class Wallet {
     opts: { disablePrivateKeys: boolean; blank: boolean; seed?: Uint8Array; keypool?: number },
   ) {
     this.txs = new Ledger(chain);
+    this.scanner = new WalletScanner(chain, this);
     this.keypool = opts.keypool ?? DEFAULT_KEYPOOL;
     this.disablePrivateKeys = opts.disablePrivateKeys;
     this.blank = opts.blank;
@@ -123,35 +126,18 @@ export class Wallet {
   }
 
   /** Public descriptors, normalized, with checksums (as listdescriptors shows them, unsorted). */
-  publicDescriptors(): Array<{ desc: string; active: boolean; internal: boolean; range?: [number, number]; next_index?: number; timestamp: number }> {
-    return this.descriptors.map((d) => ({
-      desc: d.desc.toString(),
-      timestamp: d.timestamp,
-      active: d.active,
-      internal: d.internal,
-      ...(d.desc.isRange() ? { range: [d.rangeStart, d.rangeEnd] as [number, number], next_index: d.nextIndex } : {}),
-    }));
+  publicDescriptors(): PublicDescriptor[] {
+    return publicDescriptors(this.descriptors);
   }
 
-  /**
-   * listdescriptors: sorted by their text (public, or with private keys), `internal` only for active
-   * ones, `range`, `next` and `next_index` for ranged ones.
-   */
+  /** listdescriptors (descriptor-list.ts). */
   listDescriptors(withPrivateKeys: boolean): Array<Record<string, unknown>> {
-    return this.descriptors
-      .map((d) => ({
-        desc: withPrivateKeys ? (d.privateText ?? d.desc.toString()) : d.desc.toString(),
-        timestamp: d.timestamp,
-        active: d.active,
-        ...(d.active ? { internal: d.internal } : {}),
-        ...(d.desc.isRange() ? { range: [d.rangeStart, d.rangeEnd], next: d.nextIndex, next_index: d.nextIndex } : {}),
-      }))
-      .sort((a, b) => (a.desc < b.desc ? -1 : a.desc > b.desc ? 1 : 0));
+    return listDescriptors(this.descriptors, withPrivateKeys);
   }
 
   addDescriptor(
     desc: Descriptor,
-    o: { active: boolean; internal: boolean; addressType: AddressType | null; range: [number, number]; timestamp: number; label?: string; privateText?: string },
+    o: { active: boolean; internal: boolean; addressType: AddressType | null; range: [number, number]; timestamp: number; label?: string; privateText?: string; rescan?: boolean },
   ): WalletDescriptor {
     // Replace an existing descriptor with the same string (Core updates it in place).
     const text = desc.toString();
@@ -188,7 +174,7 @@ export class Wallet {
         if (dest) this.setAddressBook(encodeDestination(dest, this.network), o.label, 'receive');
       }
     }
-    this.rescan({ fromTime: o.timestamp });
+    if (o.rescan !== false) this.rescan({ fromTime: o.timestamp });
     return wd;
   }
 
@@ -297,19 +283,11 @@ export class Wallet {
    * earlier block's, reaches `fromTime` − 2 h) and in the mempool.
    */
   rescan(opts: { fromTime?: number; fromHeight?: number; toHeight?: number } = {}): { start: number; stop: number } {
-    const from = (opts.fromTime ?? 0) - TIMESTAMP_WINDOW;
     const stop = opts.toHeight ?? this.chain.tipHeight();
-    let start = -1;
-    let maxTime = 0;
-    for (const block of this.chain.blocks) {
-      maxTime = Math.max(maxTime, block.time);
-      if (maxTime < from || block.height < (opts.fromHeight ?? 0)) continue;
-      if (block.height > stop) break;
-      if (start < 0) start = block.height;
-      for (const tx of block.txs) this.considerTx(tx, { block, rescan: true });
-    }
-    for (const tx of this.chain.mempoolTxs()) this.considerTx(tx, { block: null, rescan: true });
-    return { start, stop };
+    const byTime = this.scanner.startForTime(opts.fromTime ?? 0);
+    const start = Math.max(byTime ?? stop + 1, opts.fromHeight ?? 0);
+    this.scanner.scanNow(start, stop);
+    return { start: start > stop ? -1 : start, stop };
   }
 
   /** Adds `tx` to the wallet when it pays to or spends from the wallet (AddToWalletIfInvolvingMe). */
