@@ -109,9 +109,12 @@ describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` —
     const funded = o.rows.find((r) => r.utxoCount > 0 && (r.minConfirmations ?? 0) > 0)!;
     await page.goto(`${rig.web.bridge.origin}/#/address/${encodeURIComponent(funded.address)}`);
     await page.waitForSelector(`text=${funded.address}`);
-    await rig.screenshot('22-address');
     const detail = await rig.web.app.dispatch('watch:address', { address: funded.address });
     const txid = detail.ok ? (detail.value as { utxos: { txid: string }[] }).utxos[0]!.txid : '';
+    // Its transactions listed with what each paid here, linking to the transaction page.
+    await page.locator(`[data-testid="address-tx"][data-txid="${txid}"]`).waitFor();
+    expect(await page.getByTestId('address-tx').count()).toBe(funded.receivedTxCount);
+    await rig.screenshot('22-address');
     await page.goto(`${rig.web.bridge.origin}/#/tx/${txid}`);
     await page.waitForSelector('[data-testid="tx-merkle"][data-valid="true"]', { timeout: 30_000 });
     expect(await page.getByTestId('tx-node-block').getAttribute('data-state')).toBe('same');

@@ -86,6 +86,14 @@ describe('watch channels', () => {
     const d = await ok<AddressDetailView>('watch:address', { address: row.address });
     expect(d.info?.['address']).toBe(row.address);
     expect(d.utxos.length).toBe(row.utxoCount);
+    // Each transaction with what it paid this address (the node wallet's gettransaction), newest first.
+    expect(d.transactions).not.toBeNull();
+    expect(d.transactions!.map((t) => t.txid).sort()).toEqual([...d.txids].sort());
+    const received = d.transactions!.reduce((a, t) => a + BigInt(t.amountSats), 0n);
+    expect(received).toBe(BigInt(row.receivedSats!));
+    const heights = d.transactions!.map((t) => t.blockHeight ?? Infinity);
+    expect(heights).toEqual([...heights].sort((a, b) => b - a));
+    for (const t of d.transactions!) expect(t.time).toBeGreaterThan(1_200_000_000);
     const tx = await ok<TransactionView>('watch:transaction', { txid: d.utxos[0]!.txid });
     expect(tx.merkle).toMatchObject({ checked: true, valid: true });
     expect(tx.confirmations).toBeGreaterThan(0);
