@@ -8,7 +8,7 @@ import type { ChainBlock, ChainTx, OutputInfo } from './types';
 import { bytesKey, IndexedChain, outpointKey as key } from './indexed';
 import { concatBytes, hashToHex, hexToBytes, hexToHash, scriptNumPush, sha256d } from './encoding';
 import { COINBASE_TXID, makeChainTx, parseChainTx } from './tx';
-import { linearize, type Linearization } from './cluster';
+import { linearize, type ChunkTieBreak, type Linearization } from './cluster';
 import { validateTx, type Validated } from './accept';
 import { RejectError, type Reject } from './policy';
 
@@ -107,6 +107,8 @@ export class Chain extends IndexedChain {
    * empty extra nonce); 31.99 adds it only where the script would be shorter than 2 bytes (heights 1–16).
    */
   coinbaseExtraNonce: 'always' | 'when-short' = 'always';
+  /** How equal-feerate chunks are ordered (cluster.ts): v30 by arrival, 31.99 by txid. */
+  chunkTieBreak: ChunkTieBreak = 'arrival';
   private arrivals = 0;
   private linearized: Linearization | null = null;
 
@@ -236,6 +238,7 @@ export class Chain extends IndexedChain {
           parents: [...new Set(e.tx.vin.map((i) => i.txid).filter((t) => this.mempool.has(t)))],
           seq: e.seq ?? 0,
         })),
+        this.chunkTieBreak,
       );
     }
     return this.linearized;

@@ -30,12 +30,13 @@ export class MempoolRpc {
   private readonly entryHeight = new Map<string, number>();
   /** The mempool sequence (getrawmempool mempool_sequence): +1 per addition and per removal. */
   private mempoolSequence = 1;
-  private readonly usage = new MempoolUsage();
+  private readonly usage: MempoolUsage;
 
   constructor(
     private readonly chain: Chain,
     private readonly coreVersion: CoreVersion,
   ) {
+    this.usage = new MempoolUsage(coreVersion);
     chain.onChange((ev) => {
       if (ev.type === 'tx') {
         this.entryHeight.set(ev.tx.txid, this.chain.tipHeight());

@@ -69,6 +69,7 @@ export class DevnetNode {
     this.chain = opts.chain ?? new Chain();
     this.systemClock = this.chain.clock;
     this.chain.coinbaseExtraNonce = this.coreVersion === '30' ? 'always' : 'when-short';
+    this.chain.chunkTieBreak = this.coreVersion === '30' ? 'arrival' : 'txid';
     this.chain.onChange((ev) => {
       if (ev.type === 'removed') return;
       const txs = ev.type === 'block' ? ev.block.txs : [ev.tx];

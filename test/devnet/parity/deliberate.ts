@@ -30,17 +30,6 @@ export const DELIBERATE: Deliberate[] = [
       d.path === 'body.error.message' && /\n(Arguments|Result):\n/.test(d.core) && helpOf(d.core) !== null && helpOf(d.core) === helpOf(d.devnet),
   },
   {
-    id: 'mempool-usage',
-    reason:
-      'getmempoolinfo `usage` is Core’s estimate of the heap its mempool containers take (DynamicMemoryUsage): ' +
-      'allocator-rounded sizes of C++ objects that depend on the build (struct layouts, the cluster graph’s ' +
-      'internals) and on container growth. The devnet follows the parts that can be followed (the randomized ' +
-      'transaction vector’s capacity, each transaction’s inputs, outputs, scripts and witnesses) with constants ' +
-      'measured on both builds; it is an estimate too, and may differ by some bytes. Every other field is compared.',
-    generations: ['30', '31.99'],
-    matches: (d) => USAGE.test(d.step) && d.path === 'body.result.usage',
-  },
-  {
     id: 'combo-descriptor',
     reason:
       'combo(KEY) stands for up to four scripts at once (P2PK, P2PKH, and for a compressed key P2WPKH and ' +
@@ -51,9 +40,6 @@ export const DELIBERATE: Deliberate[] = [
     matches: (d) => /^(getdescriptorinfo|deriveaddresses) combo\(/.test(d.step) && ['status', 'body.result', 'body.error'].includes(d.path),
   },
 ];
-
-/** getmempoolinfo's `usage`, for deliberate entry `mempool-usage`. */
-const USAGE = /^getmempoolinfo /;
 
 export function deliberateOf(d: Difference): Deliberate | undefined {
   return DELIBERATE.find((x) => x.matches(d));

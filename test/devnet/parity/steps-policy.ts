@@ -137,6 +137,20 @@ export function policySteps(): Step[] {
   send('a parent', (v) => parent(v).hex);
   send('its child', child);
   s.push(strict('getmempoolinfo with a package', 'getmempoolinfo'));
+  // A chain growing one transaction at a time (clusters of 1 to 5 in the mempool's memory use).
+  const link = (v: Vars, depth: number): { hex: string; txid: string } => {
+    let prev = coin(v, 'p2wpkh', 2);
+    let tx = signKinds([prev], [{ address: KINDS.p2wpkh.address!, value: BTC - 10_000n }]);
+    for (let d = 1; d <= depth; d++) {
+      prev = { txid: tx.txid, vout: 0, value: BTC - 10_000n * BigInt(d), kind: 'p2wpkh', prevHex: tx.hex };
+      tx = signKinds([prev], [{ address: KINDS.p2wpkh.address!, value: BTC - 10_000n * BigInt(d + 1) }]);
+    }
+    return tx;
+  };
+  for (let d = 0; d < 5; d++) {
+    send(`a chain, link ${d + 1}`, (v) => link(v, d).hex);
+    s.push(strict(`getmempoolinfo with a chain of ${d + 1}`, 'getmempoolinfo'));
+  }
   s.push(strict('getrawmempool verbose, the policy phase', 'getrawmempool', [true]));
   s.push(strict('setmocktime T0 + 1 h + 20 min', 'setmocktime', [T0 + 3600 + 1200]));
   s.push(strict('generatetoaddress 1 (mines the policy phase)', 'generatetoaddress', [1, OTHER_MINER.address], { save: (v, r) => void (v.blocks as string[]).push(...(r as string[])) }));
