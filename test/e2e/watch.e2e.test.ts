@@ -12,6 +12,12 @@ import { balanceRows } from '../../shared/ipc/balance-columns';
 import { e2eSkipReason, startRig, type Rig } from './harness';
 
 const skip = e2eSkipReason();
+
+/** Runs in the page (self-contained): whether the room the toasts reserve below the content (ToastRegion publishes it) is zero. */
+function toastSpaceIsZero(zero: boolean): boolean {
+  const g = globalThis as unknown as { document: { documentElement: unknown }; getComputedStyle(e: unknown): { getPropertyValue(p: string): string } };
+  return (g.getComputedStyle(g.document.documentElement).getPropertyValue('--toast-space') === '0px') === zero;
+}
 const keyring = Boolean(process.env.SPYGLASS_TEST_KEYRING);
 
 describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` — skipped: ${skip}` : ''}`, () => {
@@ -82,13 +88,13 @@ describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` —
     await download;
     const item = page.getByTestId('toast-item').filter({ hasText: 'spyglass-balances.csv' });
     await item.waitFor();
-    await page.waitForFunction(`getComputedStyle(document.documentElement).getPropertyValue('--toast-space') !== '0px'`);
+    await page.waitForFunction(toastSpaceIsZero, false);
     const toastBox = (await item.boundingBox())!;
     const tableBox = (await page.getByTestId('balances-table').boundingBox())!;
     expect(tableBox.y + tableBox.height).toBeLessThanOrEqual(toastBox.y);
     await rig.screenshot('20b-balances-toast');
     await item.getByTestId('toast-dismiss').click();
-    await page.waitForFunction(`getComputedStyle(document.documentElement).getPropertyValue('--toast-space') === '0px'`);
+    await page.waitForFunction(toastSpaceIsZero, true);
   });
 
   it('a label edited inline is saved', async () => {
