@@ -187,7 +187,7 @@ function buildNaiveLarge(n: number): void {
   for (let i = 0; i < n; i++) {
     const addr = src.nextAddress('bech32', false);
     watch.setAddressBook(addr, `addr ${i}`, 'receive');
-    miner.broadcast(miner.createTransaction([{ script: node.scriptFor(addr), value: 100_000n }], { feeRate: 1n }));
+    miner.broadcast(miner.createTransaction([{ script: node.scriptFor(addr), value: 100_000n }], { feeRatePerKvB: 1000n }));
     if (i % 25 === 24) node.chain.mineBlock(minerScript, { time: (t += 600) });
   }
 }

@@ -3,7 +3,7 @@
  * npm run devnet -- --rpc-port N --index-port M --rpcuser U --rpcpassword P
  *                   --scenario empty|demo|large:N [--seed S] [--datadir DIR] [--core-version 30|31.99]
  *                   [--fault-rpc MODE] [--fault-index MODE] [--latency-ms MS] [--rate-limit N/SECONDS]
- *                   [--warmup-seconds S]
+ *                   [--warmup-seconds S] [--rescan-ms-per-block MS]
  * Prints both URLs and stays up until SIGINT/SIGTERM, then exits 0.
  *
  * Follow mode (an index of another node's chain; only the index port is served):
@@ -19,6 +19,8 @@ export const USAGE = `usage: npm run devnet -- --rpc-port N --index-port M --rpc
   --core-version 30|31.99: the Bitcoin Core generation the node answers as (default 31.99, current Core)
   fault modes (off by default): --fault-rpc MODE  --fault-index MODE  (MODE: ${FAULT_MODES.join(', ')})
                                 --latency-ms MS  --rate-limit N/SECONDS (index)  --warmup-seconds S (node, -28)
+  --rescan-ms-per-block MS: wallet rescans take MS per block, so getwalletinfo shows them scanning and
+                            abortrescan can stop them (default 0: a rescan finishes within its call)
 
    or: npm run devnet -- --follow-node URL --rpcuser U --rpcpassword P --index-port M [--poll-ms MS]
        npm run devnet -- --follow-node URL --rpccookiefile PATH --index-port M [--poll-ms MS]
@@ -31,7 +33,7 @@ export const USAGE = `usage: npm run devnet -- --rpc-port N --index-port M --rpc
 export type CliCommand = { kind: 'devnet'; options: DevnetOptions } | { kind: 'follow'; options: StartFollowerOptions } | { kind: 'help'; text: string };
 
 /** Flags that belong to the devnet's own node (or its chain), refused with --follow-node. */
-const DEVNET_ONLY = ['--scenario', '--seed', '--datadir', '--rpc-port', '--fault-rpc', '--warmup-seconds', '--core-version'];
+const DEVNET_ONLY = ['--scenario', '--seed', '--datadir', '--rpc-port', '--fault-rpc', '--warmup-seconds', '--core-version', '--rescan-ms-per-block'];
 /** Flags that only make sense with --follow-node. */
 const FOLLOW_ONLY = ['--rpccookiefile', '--poll-ms'];
 
@@ -115,6 +117,12 @@ export function parseCli(argv: string[]): CliCommand {
         const m = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(v);
         if (!m) throw new Error(`${flag}: use N/SECONDS, e.g. 15/5`);
         idxF.rateLimit = { limit: Number(m[1]), windowSeconds: Number(m[2]) };
+        break;
+      }
+      case '--rescan-ms-per-block': {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0) throw new Error(`${flag}: '${v}' is not a whole number of milliseconds`);
+        o.rescanDelayMs = n;
         break;
       }
       case '--warmup-seconds': {

@@ -34,6 +34,8 @@ export interface DevnetOptions {
   node?: DevnetNode;
   /** The Bitcoin Core generation to answer as: '31.99' (default, current Core) or '30'. */
   coreVersion?: CoreVersion;
+  /** Milliseconds per block of wallet rescans, which then run observably (getwalletinfo scanning, abortrescan); default 0. */
+  rescanDelayMs?: number;
 }
 
 export interface Devnet {
@@ -54,7 +56,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const user = options.rpcUser ?? 'spyglass';
   const password = options.rpcPassword ?? 'devnet';
   const walletDir = options.datadir ? join(options.datadir, 'regtest', 'wallets') : undefined;
-  const node = options.node ?? new DevnetNode({ seed, coreVersion: options.coreVersion, walletDir });
+  const node = options.node ?? new DevnetNode({ seed, coreVersion: options.coreVersion, walletDir, rescanDelayMs: options.rescanDelayMs });
   if (options.node && options.coreVersion && options.coreVersion !== node.coreVersion) {
     throw new Error(`the node answers as Core ${node.coreVersion}, not ${options.coreVersion}`);
   }

@@ -71,7 +71,7 @@ function mineTo(node: DevnetNode, w: Wallet, n: number, clockRef: { t: number })
 function sendFrom(node: DevnetNode, from: Wallet, address: string, sats: bigint, feeRate = 2n): string {
   const d = decodeDestination(address, node.network);
   if (!d.ok) throw new Error(d.error);
-  return from.broadcast(from.createTransaction([{ script: d.script, value: sats }], { feeRate }));
+  return from.broadcast(from.createTransaction([{ script: d.script, value: sats }], { feeRatePerKvB: feeRate * 1000n }));
 }
 
 /** Imports `src`'s public receive/change descriptors into a watch-only wallet (as in the capture). */
@@ -145,7 +145,7 @@ function buildDemo(node: DevnetNode, seed: string, clock: { t: number }): Scenar
     mineTo(node, miner, 1, clock);
   }
   sendFrom(node, miner, coldAddress, 1_250_000_000n, 2n);
-  const vaultTx = miner.createTransaction([{ script: vaultScript, value: 2_500_000_000n }], { feeRate: 2n });
+  const vaultTx = miner.createTransaction([{ script: vaultScript, value: 2_500_000_000n }], { feeRatePerKvB: 2000n });
   miner.broadcast(vaultTx);
   mineTo(node, miner, 3, clock);
 
@@ -189,7 +189,7 @@ function buildLarge(node: DevnetNode, n: number, seed: string, clock: { t: numbe
   const batch: Array<{ script: Uint8Array; value: bigint }> = [];
   const flush = (): void => {
     if (!batch.length) return;
-    miner.broadcast(miner.createTransaction(batch.splice(0), { feeRate: 1n }));
+    miner.broadcast(miner.createTransaction(batch.splice(0), { feeRatePerKvB: 1000n }));
     mineTo(node, miner, 1, clock);
   };
   for (let k = 0; k < 3; k++) {

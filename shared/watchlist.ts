@@ -4,8 +4,14 @@
  * Accepted input, checked against the node's chain with Core's own DecodeDestination rules:
  * - one address per line, or several on a line separated by commas, semicolons or spaces (so a
  *   URI whose query holds a comma is split there, and the piece after it is reported);
- * - blank lines, and `#` comments (a whole line, or the end of a line) are ignored;
- * - `bitcoin:` URIs (BIP 21): the address part is used, the query (`?amount=…&label=…`) ignored;
+ * - "address label" lines (as Sparrow, Electrum and bitcoin-cli users keep them): an address, then
+ *   whitespace, then words none of which looks like an address — the words are its label. A line
+ *   with a comma or semicolon is always a list; when any other word looks like an address, the line
+ *   is a list and a mistyped one is reported, never taken for a label;
+ * - blank lines, and `#` comments (a line starting with `#`, or a lone `#` and the rest of the line)
+ *   are ignored;
+ * - `bitcoin:` URIs (BIP 21): the address part is used, and its `label=` (percent-decoded) labels the
+ *   address; the rest of the query (`amount`, `message`…) is ignored;
  * - a CSV file whose header has an `address` column (any case; comma, semicolon or tab separated),
  *   optionally a `label` column; other columns (the balances export's amounts…) are ignored.
  *
@@ -51,7 +57,7 @@ export interface AddressListResult {
   format: 'list' | 'csv';
   /** Canonical addresses, first occurrence order, no duplicates. */
   addresses: string[];
-  /** address → label, from a CSV `label` column (non-empty labels of kept rows only). */
+  /** address → label, from a CSV `label` column or a URI's `label=` (non-empty labels of kept rows only). */
   labels: Map<string, string>;
   /** Apply nothing unless this is empty. */
   errors: AddressListError[];
@@ -123,6 +129,27 @@ export function bip21Address(text: string): string | null {
   if (rest.startsWith('//')) rest = rest.slice(2); // bitcoin://addr, written by some wallets
   const q = rest.search(/[?#]/);
   return q === -1 ? rest : rest.slice(0, q);
+}
+
+/**
+ * The `label` parameter of a BIP 21 URI, percent-decoded ('+' stays '+', as BIP 21 encodes a space
+ * as %20); undefined when there is none, null when it is not valid percent-encoding.
+ */
+export function bip21Label(text: string): string | null | undefined {
+  if (!/^bitcoin:/i.test(text)) return undefined;
+  const q = text.indexOf('?');
+  if (q === -1) return undefined;
+  const query = text.slice(q + 1).split('#')[0]!;
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    if ((eq === -1 ? pair : pair.slice(0, eq)) !== 'label') continue;
+    try {
+      return decodeURIComponent(eq === -1 ? '' : pair.slice(eq + 1)).trim();
+    } catch {
+      return null;
+    }
+  }
+  return undefined;
 }
 
 /** Checks one entry as the user wrote it (an address or a `bitcoin:` URI). */
@@ -199,6 +226,30 @@ function splitLines(text: string): string[] {
   return (text.startsWith(CSV_BOM) ? text.slice(1) : text).split(/\r\n|\r|\n/);
 }
 
+/**
+ * The line without its comment: a line starting with `#`, or a `#` standing alone as a word and what
+ * follows it ("addr  # note"). A `#` inside a word stays: "invoice #1043" is a label, "bitcoin:…#x" a URI.
+ */
+function withoutComment(line: string): string {
+  if (line.trimStart().startsWith('#')) return '';
+  const m = /(^|\s)#(\s|$)/.exec(line);
+  return m ? line.slice(0, m.index) : line;
+}
+
+/** Base58 or Bech32 text of an address's length, or a URI: what a mistyped address still looks like. */
+function looksLikeAddress(word: string): boolean {
+  return /^bitcoin:/i.test(word) || /^[a-z]{2,4}1[02-9ac-hj-np-z]{6,}$/i.test(word) || /^[1-9A-HJ-NP-Za-km-z]{25,36}$/.test(word);
+}
+
+/** An "address label" line: the first word an address (or URI), the rest words that are not addresses. */
+function addressAndLabel(content: string): { address: string; label: string } | null {
+  if (/[,;]/.test(content)) return null;
+  const words = content.trim().split(/\s+/);
+  if (words.length < 2 || !looksLikeAddress(words[0]!)) return null;
+  if (words.slice(1).some(looksLikeAddress)) return null;
+  return { address: words[0]!, label: content.trim().slice(words[0]!.length).trim() };
+}
+
 function isCommentOrBlank(line: string): boolean {
   const t = line.trim();
   return t === '' || t.startsWith('#');
@@ -234,10 +285,17 @@ export function parseAddressList(text: string, network: Network): AddressListRes
     return out.result('csv');
   }
   for (let i = 0; i < lines.length && !out.stopped; i++) {
-    const hash = lines[i]!.indexOf('#');
-    const content = hash === -1 ? lines[i]! : lines[i]!.slice(0, hash);
+    const content = withoutComment(lines[i]!);
+    const labelled = addressAndLabel(content);
+    if (labelled) {
+      out.entry(i + 1, labelled.address, labelled.label);
+      continue;
+    }
     for (const token of content.split(/[\s,;]+/)) {
-      if (token !== '') out.entry(i + 1, token);
+      if (token === '') continue;
+      const label = bip21Label(token);
+      if (label === null) out.warnings.push({ line: i + 1, message: 'The URI’s label is not valid percent-encoding; the address is added without it.' });
+      out.entry(i + 1, token, label ?? undefined);
       if (out.stopped) break;
     }
   }

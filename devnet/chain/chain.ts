@@ -8,7 +8,9 @@ import type { ChainBlock, ChainTx, OutputInfo } from './types';
 import { bytesKey, IndexedChain, outpointKey as key } from './indexed';
 import { concatBytes, hashToHex, hexToBytes, hexToHash, scriptNumPush, sha256d } from './encoding';
 import { COINBASE_TXID, makeChainTx, parseChainTx } from './tx';
-import { linearize, type Linearization } from './cluster';
+import { linearize, type ChunkTieBreak, type Linearization } from './cluster';
+import { validateTx, type Validated } from './accept';
+import { RejectError, type Reject } from './policy';
 
 export const REGTEST_BITS = 0x207fffff;
 export const HALVING_INTERVAL = 150;
@@ -77,7 +79,12 @@ function solve(h: { version: number; prev: Uint8Array; merkle: Uint8Array; time:
 
 
 export class ChainError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+    /** Core's reject reason and details, when the mempool refused a transaction. */
+    readonly reject?: Reject,
+  ) {
     super(message);
   }
 }
@@ -100,6 +107,8 @@ export class Chain extends IndexedChain {
    * empty extra nonce); 31.99 adds it only where the script would be shorter than 2 bytes (heights 1–16).
    */
   coinbaseExtraNonce: 'always' | 'when-short' = 'always';
+  /** How equal-feerate chunks are ordered (cluster.ts): v30 by arrival, 31.99 by txid. */
+  chunkTieBreak: ChunkTieBreak = 'arrival';
   private arrivals = 0;
   private linearized: Linearization | null = null;
 
@@ -167,89 +176,36 @@ export class Chain extends IndexedChain {
 
   // ---- mempool ----
   /**
-   * Accepts a transaction into the mempool with Core's main policy checks and messages. Scripts
-   * are not executed: the devnet only ever relays transactions it signed itself with real keys.
+   * Accepts a transaction into the mempool after Core's checks (accept.ts: policy, replacement,
+   * every input's script and signature); replaced transactions leave first. Throws a ChainError
+   * carrying Core's reject reason and details. A transaction already in the mempool is returned as it is.
    */
-  acceptToMempool(tx: ChainTx, opts: { maxFeeRateSatPerKvB?: bigint } = {}): { txid: string; fee: bigint } {
+  acceptToMempool(tx: ChainTx): { txid: string; fee: bigint } {
     if (this.mempool.has(tx.txid)) return { txid: tx.txid, fee: this.mempool.get(tx.txid)!.fee };
-    if (this.txLoc.has(tx.txid)) throw new ChainError(-27, 'Transaction outputs already in utxo set');
-    if (tx.coinbase) throw new ChainError(-26, 'coinbase');
-    if (tx.vin.length === 0) throw new ChainError(-26, 'bad-txns-vin-empty');
-    if (tx.vout.length === 0) throw new ChainError(-26, 'bad-txns-vout-empty');
-    let inSum = 0n;
-    const seen = new Set<string>();
-    const conflicts = new Set<string>();
-    for (const i of tx.vin) {
-      const k = key(i.txid, i.vout);
-      if (seen.has(k)) throw new ChainError(-26, 'bad-txns-inputs-duplicate');
-      seen.add(k);
-      const prev = this.outputs.get(k);
-      if (!prev) throw new ChainError(-25, 'bad-txns-inputs-missingorspent');
-      const spenders = this.spentBy.get(k) ?? [];
-      if (spenders.some((s) => s.confirmed)) throw new ChainError(-25, 'bad-txns-inputs-missingorspent');
-      for (const s of spenders) conflicts.add(s.txid);
-      if (prev.coinbase) {
-        const depth = this.tipHeight() - prev.height! + 1;
-        if (depth < COINBASE_MATURITY) {
-          throw new ChainError(-26, `bad-txns-premature-spend-of-coinbase, tried to spend coinbase at depth ${depth}`);
-        }
-      }
-      inSum += prev.value;
-    }
-    const outSum = tx.vout.reduce((s, o) => s + o.value, 0n);
-    if (outSum > inSum) throw new ChainError(-26, `bad-txns-in-belowout, value in (${formatMoney(inSum)}) < value out (${formatMoney(outSum)})`);
-    const fee = inSum - outSum;
-    const vsize = BigInt(Math.ceil(tx.weight / 4));
-    const replaced = conflicts.size > 0 ? this.replacementChecks(tx, fee, vsize, conflicts) : [];
-    const maxRate = opts.maxFeeRateSatPerKvB ?? 10_000_000n; // 0.10 BTC/kvB
-    if (maxRate > 0n && fee * 1000n > maxRate * vsize) {
-      throw new ChainError(-25, 'Fee exceeds maximum configured by user (e.g. -maxtxfee, maxfeerate)');
-    }
-    if (replaced.length > 0) {
-      const removed = [...conflicts].flatMap((t) => this.removeMempoolTx(t));
+    const v = this.validate(tx);
+    if (v.replaced.length > 0) {
+      const removed = v.conflicts.flatMap((t) => this.removeMempoolTx(t));
       this.linearized = null;
       for (const l of this.listeners) l({ type: 'removed', txids: removed });
     }
     const now = this.clock();
-    this.mempool.set(tx.txid, { tx, fee, firstSeen: now, seq: ++this.arrivals });
+    this.mempool.set(tx.txid, { tx, fee: v.fee, firstSeen: now, seq: ++this.arrivals });
     this.linearized = null;
     this.firstSeen.set(tx.txid, now);
     this.indexOutputs(tx, null, null);
     tx.vin.forEach((i, n) => this.addSpender(key(i.txid, i.vout), { txid: tx.txid, vin: n, confirmed: false }));
     for (const l of this.listeners) l({ type: 'tx', tx });
-    return { txid: tx.txid, fee };
+    return { txid: tx.txid, fee: v.fee };
   }
 
-  /**
-   * Full replace-by-fee (Core from v28 on; policy/rbf.cpp PaysForRBF): the transactions `tx` conflicts
-   * with, and their descendants, leave the mempool when `tx` pays at least their fees plus the
-   * incremental relay fee for its own size. Returns the txids it replaces, or throws Core's refusal.
-   */
-  private replacementChecks(tx: ChainTx, fee: bigint, vsize: bigint, conflicts: Set<string>): string[] {
-    const all = new Set<string>();
-    const stack = [...conflicts];
-    while (stack.length) {
-      const t = stack.pop()!;
-      if (all.has(t)) continue;
-      all.add(t);
-      const e = this.mempool.get(t)!;
-      e.tx.vout.forEach((_, vout) => {
-        for (const s of this.spentBy.get(key(t, vout)) ?? []) if (!s.confirmed) stack.push(s.txid);
-      });
+  /** Mempool acceptance without adding (testmempoolaccept); throws a ChainError with Core's reason. */
+  validate(tx: ChainTx, pkg: readonly ChainTx[] = []): Validated {
+    try {
+      return validateTx(this, tx, pkg);
+    } catch (e) {
+      if (e instanceof RejectError) throw new ChainError(e.reject.code ?? -26, e.message, e.reject);
+      throw e;
     }
-    if (all.size > 100) throw new ChainError(-26, `too many potential replacements, rejecting replacement ${tx.txid}; too many potential replacements (${all.size} > 100)`);
-    if (tx.vin.some((i) => all.has(i.txid))) {
-      throw new ChainError(-26, `bad-txns-spends-conflicting-tx, ${tx.txid} spends conflicting transaction ${tx.vin.find((i) => all.has(i.txid))!.txid}`);
-    }
-    const original = [...all].reduce((s, t) => s + this.mempool.get(t)!.fee, 0n);
-    if (fee < original) {
-      throw new ChainError(-26, `insufficient fee, rejecting replacement ${tx.txid}, less fees than conflicting txs; ${formatMoney(fee)} < ${formatMoney(original)}`);
-    }
-    const relay = (INCREMENTAL_RELAY_FEE * vsize + 999n) / 1000n;
-    if (fee - original < relay) {
-      throw new ChainError(-26, `insufficient fee, rejecting replacement ${tx.txid}, not enough additional fees to relay; ${formatMoney(fee - original)} < ${formatMoney(relay)}`);
-    }
-    return [...all];
   }
 
   /** A mempool transaction with its mempool ancestors: how many, their vsize and fees (getTransactionAncestry). */
@@ -282,6 +238,7 @@ export class Chain extends IndexedChain {
           parents: [...new Set(e.tx.vin.map((i) => i.txid).filter((t) => this.mempool.has(t)))],
           seq: e.seq ?? 0,
         })),
+        this.chunkTieBreak,
       );
     }
     return this.linearized;

@@ -2,7 +2,8 @@
  * The cluster mempool's order (Bitcoin Core from 30.99 on, txgraph / cluster_linearize): the
  * mempool splits into clusters (transactions linked by spending each other), each cluster is
  * linearized and cut into chunks — repeatedly the highest-feerate set that includes its in-cluster
- * ancestors, ties going to the larger set (Core merges equal-feerate chunks) — and blocks take chunks
+ * ancestors, ties going to the smaller set (Core merges a later chunk only when its feerate is
+ * strictly higher: equal feerates stay separate chunks) — and blocks take chunks
  * by feerate, highest first. `getrawmempool` lists the mempool in that order, and every entry shows
  * its chunk's fee and weight. Feerates are fee per weight unit, compared exactly.
  */
@@ -38,7 +39,17 @@ const cmpRate = (a: { fee: bigint; weight: number }, b: { fee: bigint; weight: n
 /** Exhaustive search up to this many transactions left in a cluster; ancestor sets beyond. */
 const EXHAUSTIVE = 14;
 
-export function linearize(txs: readonly PoolTx[]): Linearization {
+/**
+ * How chunks of equal feerate are ordered across clusters: by arrival (v30's cluster mempool), or —
+ * 31.99 — by the weight of the equal-feerate chunks up to and including this one in its cluster,
+ * then by the chunk's highest txid in internal byte order (its fallback order).
+ */
+export type ChunkTieBreak = 'arrival' | 'txid';
+
+/** A display-hex txid in internal byte order, for comparisons. */
+const internal = (txid: string): string => (txid.match(/../g) ?? []).reverse().join('');
+
+export function linearize(txs: readonly PoolTx[], tieBreak: ChunkTieBreak = 'arrival'): Linearization {
   const byId = new Map(txs.map((t) => [t.txid, t]));
   // Clusters: connected components of the spend graph.
   const root = new Map<string, string>(txs.map((t) => [t.txid, t.txid]));
@@ -57,22 +68,48 @@ export function linearize(txs: readonly PoolTx[]): Linearization {
     else clusters.set(r, [t]);
   }
 
-  const chunks: Array<Chunk & { seq: number }> = [];
+  // Each cluster's chunks in its linearization order (feerates never increase along it).
+  type Ranked = Chunk & { seq: number; prefix: number; maxTxid: string };
+  const perCluster: Ranked[][] = [];
   for (const members of clusters.values()) {
     const left = new Set(members.map((t) => t.txid));
+    const list: Ranked[] = [];
     while (left.size > 0) {
       const best = bestClosedSet([...left].map((id) => byId.get(id)!), left);
       for (const id of best) left.delete(id);
-      const list = topological(best.map((id) => byId.get(id)!));
-      chunks.push({
-        fee: list.reduce((s, t) => s + t.fee, 0n),
-        weight: list.reduce((s, t) => s + t.weight, 0),
-        txids: list.map((t) => t.txid),
-        seq: Math.min(...list.map((t) => t.seq)),
+      const ordered = topological(best.map((id) => byId.get(id)!));
+      const chunk = { fee: ordered.reduce((s, t) => s + t.fee, 0n), weight: ordered.reduce((s, t) => s + t.weight, 0) };
+      const before = list[list.length - 1];
+      list.push({
+        ...chunk,
+        txids: ordered.map((t) => t.txid),
+        seq: Math.min(...ordered.map((t) => t.seq)),
+        prefix: chunk.weight + (before && cmpRate(before, chunk) === 0 ? before.prefix : 0),
+        maxTxid: ordered.map((t) => internal(t.txid)).sort().pop()!,
       });
     }
+    perCluster.push(list);
   }
-  chunks.sort((a, b) => cmpRate(b, a) || a.seq - b.seq);
+  // Blocks take the best next chunk of any cluster: highest feerate, then the tie-break.
+  const tie = (a: Ranked, b: Ranked): number =>
+    tieBreak === 'arrival' ? a.seq - b.seq : a.prefix - b.prefix || (a.maxTxid < b.maxTxid ? -1 : 1);
+  const chunks: Ranked[] = [];
+  const heads = perCluster.map(() => 0);
+  for (;;) {
+    let pick = -1;
+    perCluster.forEach((list, i) => {
+      const c = list[heads[i]!];
+      if (!c) return;
+      if (pick < 0) pick = i;
+      else {
+        const b = perCluster[pick]![heads[pick]!]!;
+        const r = cmpRate(c, b);
+        if (r > 0 || (r === 0 && tie(c, b) < 0)) pick = i;
+      }
+    });
+    if (pick < 0) break;
+    chunks.push(perCluster[pick]![heads[pick]!++]!);
+  }
   const chunkOf = new Map<string, Chunk>();
   const order: string[] = [];
   for (const c of chunks) {
@@ -85,7 +122,7 @@ export function linearize(txs: readonly PoolTx[]): Linearization {
   return { order, chunkOf };
 }
 
-/** The highest-feerate subset of `txs` closed under their parents in `left` (largest on ties). */
+/** The highest-feerate subset of `txs` closed under their parents in `left` (smallest on ties). */
 function bestClosedSet(txs: PoolTx[], left: Set<string>): string[] {
   const inLeft = (t: PoolTx): string[] => t.parents.filter((p) => left.has(p));
   if (txs.length <= EXHAUSTIVE) {
@@ -104,7 +141,7 @@ function bestClosedSet(txs: PoolTx[], left: Set<string>): string[] {
       }
       if (!closed) continue;
       const c = best.mask === 0 ? 1 : cmpRate({ fee, weight }, best);
-      if (c > 0 || (c === 0 && weight > best.weight)) best = { mask, fee, weight };
+      if (c > 0 || (c === 0 && weight < best.weight)) best = { mask, fee, weight };
     }
     return txs.filter((_, i) => best.mask & (1 << i)).map((t) => t.txid);
   }
@@ -133,7 +170,7 @@ function bestClosedSet(txs: PoolTx[], left: Set<string>): string[] {
       weight += byId.get(id)!.weight;
     }
     const c = best === null ? 1 : cmpRate({ fee, weight }, best);
-    if (c > 0 || (c === 0 && best !== null && weight > best.weight)) best = { set, fee, weight };
+    if (c > 0 || (c === 0 && best !== null && weight < best.weight)) best = { set, fee, weight };
   }
   return [...best!.set];
 }

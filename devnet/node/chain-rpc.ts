@@ -60,7 +60,8 @@ export class ChainRpc {
     return Math.min(1, count / (count + (this.chain.clock() - tip.time) * REGTEST_TX_RATE));
   }
 
-  private initialBlockDownload(): boolean {
+  /** IsInitialBlockDownload: until the tip was once recent (less than a day old by the node's clock). */
+  initialBlockDownload(): boolean {
     if (!this.leftIbd && this.chain.tip().time >= this.chain.clock() - MAX_TIP_AGE) this.leftIbd = true;
     return !this.leftIbd;
   }

@@ -47,10 +47,14 @@ function descriptorRange(v: UValue): [number, number] {
   return [Number(low), Number(high)];
 }
 
+/** Descriptor::GetOutputType: the address type an active descriptor hands out (first match). */
 const ACTIVE_TYPES: Array<[string, AddressType]> = [
   ['pkh(', 'legacy'],
   ['sh(wpkh(', 'p2sh-segwit'],
+  ['sh(wsh(', 'p2sh-segwit'],
+  ['sh(', 'legacy'],
   ['wpkh(', 'bech32'],
+  ['wsh(', 'bech32'],
   ['tr(', 'bech32m'],
 ];
 
@@ -85,7 +89,7 @@ function importOne(node: DevnetNode, w: Wallet, req: UValue, timestamp: number):
   const text = desc.toString();
   const addressType = active ? (ACTIVE_TYPES.find(([p]) => text.startsWith(p))?.[1] ?? null) : null;
   // Rescans the blocks from the timestamp on, and the mempool (as Core's wallet then knows it).
-  w.addDescriptor(desc, { active, internal, addressType, range, timestamp, label });
+  w.addDescriptor(desc, { active, internal, addressType, range, timestamp, label, rescan: false });
   if (desc.isRange() && active) {
     const wd = w.descriptors.find((d) => d.desc.toString() === text);
     if (wd) wd.nextIndex = Math.max(wd.nextIndex, range[0]);
@@ -93,17 +97,34 @@ function importOne(node: DevnetNode, w: Wallet, req: UValue, timestamp: number):
   return warnings.length ? { success: true, warnings } : { success: true };
 }
 
-export function importDescriptors(node: DevnetNode, w: Wallet, requests: UValue): unknown[] {
+/**
+ * importdescriptors: the wallet must not be rescanning; every request is imported, then one rescan
+ * runs from the lowest timestamp (the tip's time at most) when at least one import succeeded — over
+ * the event loop when the node delays rescans, so that it can be watched and aborted.
+ */
+export async function importDescriptors(node: DevnetNode, w: Wallet, requests: UValue): Promise<unknown[]> {
   if (requests.t !== 'arr') throw new RpcError(-3, `JSON value of type ${UTYPE_NAME[requests.t]} is not of expected type array`);
+  if (w.scanner.isScanning()) throw new RpcError(-4, 'Wallet is currently rescanning. Abort existing rescan or wait.');
   const now = node.chain.medianTimePast();
   // Timestamps first: one missing or malformed fails the whole call. Never before 1.
   const timestamps = requests.v.map((r) => Math.max(importTimestamp(r, now), 1));
-  return requests.v.map((req, i) => {
+  let lowest = node.chain.tip().time;
+  let rescan = false;
+  const results = requests.v.map((req, i) => {
+    lowest = Math.min(lowest, timestamps[i]!);
     try {
-      return importOne(node, w, req, timestamps[i]!);
+      const r = importOne(node, w, req, timestamps[i]!);
+      rescan = true;
+      return r;
     } catch (e) {
       if (!(e instanceof RpcError)) throw e;
       return { success: false, error: { code: e.code, message: e.message } };
     }
   });
+  if (rescan) {
+    const start = w.scanner.startForTime(lowest);
+    const outcome = await w.scanner.scan(start ?? node.chain.tipHeight() + 1, node.chain.tipHeight(), node.rescanDelayMs);
+    if (outcome === 'aborted') throw new RpcError(-1, 'Rescan aborted by user.');
+  }
+  return results;
 }

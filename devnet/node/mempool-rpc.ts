@@ -1,14 +1,14 @@
 /**
  * The node's mempool methods (rpc/mempool.cpp): getrawmempool, getmempoolentry and
- * sendrawtransaction, with Core's cluster-mempool fields (chunk fee and weight) and order.
+ * getmempoolinfo, with Core's cluster-mempool fields (chunk fee and weight) and order.
  */
 import { btcJson } from '../../shared/amounts';
-import { ChainError, type Chain } from '../chain/chain';
+import type { Chain } from '../chain/chain';
+import { MAX_DATACARRIER_BYTES, MIN_RELAY_FEE } from '../chain/policy';
+import { MempoolUsage } from './mempool-usage';
 import type { ChainTx } from '../chain/types';
-import { hexToBytes } from '../chain/encoding';
-import { parseChainTx } from '../chain/tx';
 import { RpcError, type RpcMethodSpec } from '../rpc/types';
-import { amountFromValue, getStr, parseHashV } from '../rpc/args';
+import { parseHashV } from '../rpc/args';
 import { HELP_GETMEMPOOLENTRY, HELP_GETRAWMEMPOOL } from '../rpc/help';
 import type { CoreVersion } from '../core-version';
 import { internalOrder } from './format';
@@ -30,19 +30,25 @@ export class MempoolRpc {
   private readonly entryHeight = new Map<string, number>();
   /** The mempool sequence (getrawmempool mempool_sequence): +1 per addition and per removal. */
   private mempoolSequence = 1;
+  private readonly usage: MempoolUsage;
 
   constructor(
     private readonly chain: Chain,
     private readonly coreVersion: CoreVersion,
   ) {
+    this.usage = new MempoolUsage(coreVersion);
     chain.onChange((ev) => {
       if (ev.type === 'tx') {
         this.entryHeight.set(ev.tx.txid, this.chain.tipHeight());
         this.mempoolSequence++;
-      } else if (ev.type === 'removed') {
-        for (const txid of ev.txids) if (this.entryHeight.delete(txid)) this.mempoolSequence++;
+        this.usage.added();
       } else {
-        for (const tx of ev.block.txs) if (this.entryHeight.delete(tx.txid)) this.mempoolSequence++;
+        const gone = ev.type === 'removed' ? ev.txids : ev.block.txs.map((t) => t.txid);
+        for (const txid of gone) {
+          if (!this.entryHeight.delete(txid)) continue;
+          this.mempoolSequence++;
+          this.usage.removed();
+        }
       }
     });
   }
@@ -143,23 +149,35 @@ export class MempoolRpc {
     return this.entryJson(info, e);
   }
 
-  /** gettxout: an output of the UTXO set (with the mempool: also mempool outputs, minus mempool-spent ones). */
-
-  /** sendrawtransaction: the hex is decoded before maxfeerate is read; then mempool acceptance. */
-  private sendRawTransaction(hex: string, maxFeeRate: () => bigint): string {
-    let tx: ChainTx;
-    try {
-      tx = parseChainTx(hexToBytes(hex));
-    } catch {
-      throw new RpcError(-22, 'TX decode failed. Make sure the tx has at least one input.');
+  /** getmempoolinfo (rpc/mempool.cpp MempoolInfoToJSON), the fields of the generation answered as. */
+  getMempoolInfo(): Record<string, unknown> {
+    const txs = this.chain.mempoolTxs();
+    let bytes = 0;
+    let fees = 0n;
+    for (const tx of txs) {
+      bytes += Math.ceil(tx.weight / 4);
+      fees += this.chain.mempoolFee(tx.txid) ?? 0n;
     }
-    const rate = maxFeeRate();
-    try {
-      return this.chain.acceptToMempool(tx, { maxFeeRateSatPerKvB: rate }).txid;
-    } catch (e) {
-      if (e instanceof ChainError) throw new RpcError(e.code, e.message);
-      throw e;
-    }
+    const v30 = this.coreVersion === '30';
+    return {
+      loaded: true,
+      size: txs.length,
+      bytes,
+      usage: this.usage.estimate(txs),
+      total_fee: btcJson(fees),
+      maxmempool: 300_000_000,
+      mempoolminfee: btcJson(MIN_RELAY_FEE),
+      minrelaytxfee: btcJson(MIN_RELAY_FEE),
+      incrementalrelayfee: btcJson(MIN_RELAY_FEE),
+      // A node without peers never gets its own transactions acknowledged.
+      unbroadcastcount: txs.length,
+      fullrbf: v30 ? true : undefined,
+      permitbaremultisig: true,
+      maxdatacarriersize: MAX_DATACARRIER_BYTES,
+      limitclustercount: 64,
+      limitclustersize: 101_000,
+      optimal: v30 ? undefined : true,
+    };
   }
 
   methods(): RpcMethodSpec[] {
@@ -171,15 +189,7 @@ export class MempoolRpc {
         HELP_GETRAWMEMPOOL,
       ),
       method('getmempoolentry', [arg('txid', 'str_hex', true)], (a) => this.mempoolEntry(parseHashV(a[0], 'txid')), HELP_GETMEMPOOLENTRY),
-      method('sendrawtransaction', [arg('hexstring', 'str_hex', true), arg('maxfeerate', 'amount'), arg('maxburnamount', 'amount')], (a) =>
-        this.sendRawTransaction(getStr(a[0]), () => {
-          if (a[1] === undefined) return 10_000_000n; // DEFAULT_MAX_RAW_TX_FEE_RATE: 0.10 BTC/kvB
-          // ParseFeeRate (rpc/util.cpp)
-          const rate = amountFromValue(a[1]);
-          if (rate >= 100_000_000n) throw new RpcError(-8, 'Fee rates larger than or equal to 1BTC/kvB are not accepted');
-          return rate;
-        }),
-      ),
+      method('getmempoolinfo', [], () => this.getMempoolInfo()),
     ];
   }
 }

@@ -18,7 +18,12 @@ import { Wallet } from '../wallet/wallet';
 import { DEFAULT_CORE_VERSION, type CoreVersion } from '../core-version';
 import { ChainRpc } from './chain-rpc';
 import { MempoolRpc } from './mempool-rpc';
+import { BroadcastRpc } from './broadcast-rpc';
+import { FeeRpc } from './fee-rpc';
+import { BumpRpc } from './bump-rpc';
+import { PsbtRpc } from './psbt-rpc';
 import { WalletRpc } from './wallet-rpc';
+import { WalletTxRpc } from './wallet-tx-rpc';
 import { arg, intArg, method, strArg } from './rpc-util';
 
 export interface NodeOptions {
@@ -30,6 +35,8 @@ export interface NodeOptions {
   coreVersion?: CoreVersion;
   /** Where Core would keep the wallets, for its messages (default ~/.bitcoin/regtest/wallets). */
   walletDir?: string;
+  /** Milliseconds per block of a wallet rescan run over the event loop (0: within the call; default). */
+  rescanDelayMs?: number;
 }
 
 export class DevnetNode {
@@ -41,9 +48,14 @@ export class DevnetNode {
   private readonly seed: string;
   private readonly chainRpc: ChainRpc;
   private readonly mempoolRpc: MempoolRpc;
+  private readonly broadcastRpc: BroadcastRpc;
+  readonly feeRpc: FeeRpc;
+  private readonly bumpRpc: BumpRpc;
   private readonly walletRpc: WalletRpc;
+  private readonly walletTxRpc: WalletTxRpc;
 
   readonly coreVersion: CoreVersion;
+  readonly rescanDelayMs: number;
   private readonly walletDir: string;
   /** The chain's own clock, used again after `setmocktime 0`. */
   private readonly systemClock: () => number;
@@ -52,19 +64,26 @@ export class DevnetNode {
     this.network = opts.network ?? REGTEST;
     this.seed = opts.seed;
     this.coreVersion = opts.coreVersion ?? DEFAULT_CORE_VERSION;
+    this.rescanDelayMs = opts.rescanDelayMs ?? 0;
     this.walletDir = opts.walletDir ?? join(homedir(), '.bitcoin', 'regtest', 'wallets');
     this.chain = opts.chain ?? new Chain();
     this.systemClock = this.chain.clock;
     this.chain.coinbaseExtraNonce = this.coreVersion === '30' ? 'always' : 'when-short';
+    this.chain.chunkTieBreak = this.coreVersion === '30' ? 'arrival' : 'txid';
     this.chain.onChange((ev) => {
       if (ev.type === 'removed') return;
       const txs = ev.type === 'block' ? ev.block.txs : [ev.tx];
-      const when = ev.type === 'block' ? ev.block.time : this.chain.clock();
-      for (const w of this.wallets.values()) for (const tx of txs) w.considerTx(tx, when);
+      const block = ev.type === 'block' ? ev.block : null;
+      for (const w of this.wallets.values()) for (const tx of txs) w.considerTx(tx, { block, rescan: false });
     });
     this.chainRpc = new ChainRpc(this.chain, this.network, this.coreVersion);
     this.mempoolRpc = new MempoolRpc(this.chain, this.coreVersion);
+    this.broadcastRpc = new BroadcastRpc(this.chain);
+    // IsCurrentForFeeEstimation: out of initial block download, and a tip less than 3 hours old.
+    this.feeRpc = new FeeRpc(this.chain, () => this.chainRpc.initialBlockDownload() || this.chain.tip().time < this.chain.clock() - 3 * 60 * 60);
     this.walletRpc = new WalletRpc(this);
+    this.walletTxRpc = new WalletTxRpc(this);
+    this.bumpRpc = new BumpRpc(this);
   }
 
   walletSeed(name: string): Uint8Array {
@@ -143,6 +162,8 @@ export class DevnetNode {
   methods(): RpcMethodSpec[] {
     return [
       ...this.walletRpc.methods(),
+      ...this.walletTxRpc.methods(),
+      ...this.bumpRpc.methods(),
       method('generatetoaddress', [arg('nblocks', 'num', true), arg('address', 'str', true), arg('maxtries', 'num')], (a) => {
         const n = intArg(a[0], 0);
         const d = decodeDestination(strArg(a[1], ''), this.network);
@@ -157,6 +178,9 @@ export class DevnetNode {
       }),
       ...this.chainRpc.methods(),
       ...this.mempoolRpc.methods(),
+      ...this.broadcastRpc.methods(),
+      ...this.feeRpc.methods(),
+      ...new PsbtRpc(this.network, this.coreVersion).methods(),
     ];
   }
 }

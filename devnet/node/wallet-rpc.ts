@@ -19,6 +19,13 @@ import { inferDescriptor } from '../../shared/bitcoin/infer';
 import type { DevnetNode } from './node';
 import { arg, boolArg, descriptorCall, intArg, method, parseAddressType, strArg } from './rpc-util';
 import { importDescriptors } from './import-descriptors';
+import { coreDouble } from './format';
+import { FeeRpc } from './fee-rpc';
+
+/** getwalletinfo `scanning`: false, or {duration, progress} with the progress written as Core writes doubles. */
+function scanningJson(info: false | { duration: number; progress: number }): unknown {
+  return info === false ? false : { duration: info.duration, progress: coreDouble(info.progress) };
+}
 
 export class WalletRpc {
   private readonly scriptAddress = new Map<string, string | null>();
@@ -162,7 +169,7 @@ export class WalletRpc {
       paytxfee: this.node.coreVersion === '30' ? btcJson(0n) : undefined,
       private_keys_enabled: !w.disablePrivateKeys,
       avoid_reuse: false,
-      scanning: false,
+      scanning: scanningJson(w.scanner.info()),
       descriptors: true,
       external_signer: false,
       blank: w.blank,
@@ -290,22 +297,32 @@ export class WalletRpc {
           if (!d.ok) throw new RpcError(-5, `Invalid Bitcoin address: ${address}`);
           const amount = amountFromValue(a[1]!);
           if (amount === 0n) throw new RpcError(-6, 'Transaction amount too small');
-          let feeRate = 20n; // -fallbackfee=0.0002 BTC/kvB
+          const replaceable = boolArg(a[5], true);
+          let fee: { perKvB: bigint; reason: string };
           if (a[9] !== undefined) {
+            // fee_rate in sat/vB with up to 3 decimals: the same digits are sat/kvB.
             const r = parseFixedPoint(a[9].t === 'num' || a[9].t === 'str' ? a[9].v : '', 3);
             if (r === null || r < 1000n) throw new RpcError(-3, 'Invalid amount');
-            feeRate = (r + 999n) / 1000n;
+            fee = { perKvB: r, reason: 'Fallback fee' };
+          } else {
+            const target = a[6] === undefined ? undefined : this.node.feeRpc.parseTarget(a[6]);
+            const mode = a[7] === undefined ? 'unset' : FeeRpc.parseMode(a[7]) ? 'conservative' : strArg(a[7], '').toLowerCase() === 'economical' ? 'economical' : 'unset';
+            fee = this.node.feeRpc.walletFeeRate(target, mode, replaceable);
           }
           const tx = w.createTransaction([{ script: d.script, value: amount }], {
-            feeRate,
+            feeRatePerKvB: fee.perKvB,
             subtractFeeFromOutputs: boolArg(a[4], false) ? [0] : [],
-            replaceable: boolArg(a[5], true),
+            replaceable,
           });
           const txid = w.broadcast(tx);
+          // Comments stay with the wallet transaction (mapValue "comment" and "to"), when not empty.
+          const wtx = w.txs.get(txid);
+          if (wtx && a[2] !== undefined && strArg(a[2], '') !== '') wtx.mapValue.set('comment', strArg(a[2], ''));
+          if (wtx && a[3] !== undefined && strArg(a[3], '') !== '') wtx.mapValue.set('to', strArg(a[3], ''));
           // Like Core, the recipient enters the sender's address book (purpose "send").
           const canonical = encodeDestination(d.dest, this.node.network);
           if (!w.addressBook.has(canonical)) w.setAddressBook(canonical, '', 'send');
-          return boolArg(a[10], false) ? { txid, fee_reason: 'Fallback fee' } : txid;
+          return boolArg(a[10], false) ? { txid, fee_reason: fee.reason } : txid;
         },
       ),
       m('listunspent', [arg('minconf', 'num'), arg('maxconf', 'num'), arg('addresses', 'arr'), arg('include_unsafe', 'bool'), arg('query_options', 'obj')], (a, ctx) => {

@@ -11,8 +11,8 @@ import { parseChainTx } from '../chain/tx';
 import { WalletError, type AddressType, type Wallet } from './wallet';
 
 export interface SpendOptions {
-  /** sat/vB. */
-  feeRate: bigint;
+  /** sat/kvB (CFeeRate): the fee is rounded up per transaction. */
+  feeRatePerKvB: bigint;
   subtractFeeFromOutputs?: number[];
   replaceable?: boolean;
   changeType?: AddressType;
@@ -53,7 +53,7 @@ export function createTransaction(w: Wallet, chain: Chain, outputs: Output[], op
     const finalOuts = withChange ? [...outs, { script: changeAddr.script, value: change }] : outs;
     const tx = signTransaction(w, chain, selected, finalOuts, seq, antiFeeSnipingLocktime(chain));
     // Core prices the transaction at its largest signed size (CalculateMaximumSignedTxSize).
-    const wanted = (opts.feeRate * 1000n * BigInt(Math.ceil(estimatedWeight(tx, selected) / 4)) + 999n) / 1000n;
+    const wanted = (opts.feeRatePerKvB * BigInt(Math.ceil(estimatedWeight(tx, selected) / 4)) + 999n) / 1000n;
     const actual = sum - finalOuts.reduce((s, o) => s + o.value, 0n);
     if (actual >= wanted && (actual - wanted <= 546n || !withChange)) {
       if (withChange) changeAddr.take();

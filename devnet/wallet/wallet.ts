@@ -11,9 +11,12 @@ import { addChecksum } from '../../shared/bitcoin/descriptor-checksum';
 import { encodeDestination, extractDestination } from '../../shared/bitcoin/address';
 import type { Chain } from '../chain/chain';
 import { ChainError } from '../chain/chain';
-import type { ChainTx, OutputInfo } from '../chain/types';
+import type { ChainBlock, ChainTx, OutputInfo } from '../chain/types';
 import { bytesToHex, hexToBytes } from '../chain/encoding';
 import { createTransaction, type SpendOptions } from './spend';
+import { Ledger } from './ledger';
+import { WalletScanner } from './rescan';
+import { listDescriptors, publicDescriptors, type PublicDescriptor } from './descriptor-list';
 
 export { compareDestinations } from './address-order';
 
@@ -31,8 +34,6 @@ export const DEFAULT_KEYPOOL = 100;
  */
 export const COINBASE_MATURITY_DEPTH = 101;
 
-/** Core rescans from this long before a key's timestamp (TIMESTAMP_WINDOW, 2 hours). */
-const TIMESTAMP_WINDOW = 2 * 60 * 60;
 
 export const ADDRESS_TYPES: Record<AddressType, { purpose: number; wrap: (k: string) => string }> = {
   legacy: { purpose: 44, wrap: (k) => `pkh(${k})` },
@@ -77,16 +78,20 @@ export class Wallet {
   readonly descriptors: WalletDescriptor[] = [];
   readonly addressBook = new Map<string, AddressBookEntry>();
   private readonly scripts = new Map<string, ScriptEntry>();
-  /** Wallet transactions in the order the wallet first saw them. */
-  readonly txs = new Map<string, { received: number }>();
+  /** Wallet transactions in the order the wallet first saw them (ledger.ts). */
+  readonly txs: Ledger;
+  /** Its rescans (rescan.ts). */
+  readonly scanner: WalletScanner;
   private readonly master: HDKey | null;
 
   constructor(
     readonly name: string,
     readonly network: Network,
-    private readonly chain: Chain,
+    readonly chain: Chain,
     opts: { disablePrivateKeys: boolean; blank: boolean; seed?: Uint8Array; keypool?: number },
   ) {
+    this.txs = new Ledger(chain);
+    this.scanner = new WalletScanner(chain, this);
     this.keypool = opts.keypool ?? DEFAULT_KEYPOOL;
     this.disablePrivateKeys = opts.disablePrivateKeys;
     this.blank = opts.blank;
@@ -121,35 +126,18 @@ export class Wallet {
   }
 
   /** Public descriptors, normalized, with checksums (as listdescriptors shows them, unsorted). */
-  publicDescriptors(): Array<{ desc: string; active: boolean; internal: boolean; range?: [number, number]; next_index?: number; timestamp: number }> {
-    return this.descriptors.map((d) => ({
-      desc: d.desc.toString(),
-      timestamp: d.timestamp,
-      active: d.active,
-      internal: d.internal,
-      ...(d.desc.isRange() ? { range: [d.rangeStart, d.rangeEnd] as [number, number], next_index: d.nextIndex } : {}),
-    }));
+  publicDescriptors(): PublicDescriptor[] {
+    return publicDescriptors(this.descriptors);
   }
 
-  /**
-   * listdescriptors: sorted by their text (public, or with private keys), `internal` only for active
-   * ones, `range`, `next` and `next_index` for ranged ones.
-   */
+  /** listdescriptors (descriptor-list.ts). */
   listDescriptors(withPrivateKeys: boolean): Array<Record<string, unknown>> {
-    return this.descriptors
-      .map((d) => ({
-        desc: withPrivateKeys ? (d.privateText ?? d.desc.toString()) : d.desc.toString(),
-        timestamp: d.timestamp,
-        active: d.active,
-        ...(d.active ? { internal: d.internal } : {}),
-        ...(d.desc.isRange() ? { range: [d.rangeStart, d.rangeEnd], next: d.nextIndex, next_index: d.nextIndex } : {}),
-      }))
-      .sort((a, b) => (a.desc < b.desc ? -1 : a.desc > b.desc ? 1 : 0));
+    return listDescriptors(this.descriptors, withPrivateKeys);
   }
 
   addDescriptor(
     desc: Descriptor,
-    o: { active: boolean; internal: boolean; addressType: AddressType | null; range: [number, number]; timestamp: number; label?: string; privateText?: string },
+    o: { active: boolean; internal: boolean; addressType: AddressType | null; range: [number, number]; timestamp: number; label?: string; privateText?: string; rescan?: boolean },
   ): WalletDescriptor {
     // Replace an existing descriptor with the same string (Core updates it in place).
     const text = desc.toString();
@@ -186,7 +174,7 @@ export class Wallet {
         if (dest) this.setAddressBook(encodeDestination(dest, this.network), o.label, 'receive');
       }
     }
-    this.rescan({ fromTime: o.timestamp });
+    if (o.rescan !== false) this.rescan({ fromTime: o.timestamp });
     return wd;
   }
 
@@ -248,7 +236,11 @@ export class Wallet {
    */
   peekAddress(type: AddressType, internal: boolean): { address: string; script: Uint8Array; take(): void } {
     const d = this.activeDescriptor(type, internal);
-    if (!d) throw new WalletError(-4, 'Error: This wallet has no available keys');
+    if (!d) {
+      // CanGetAddresses, then GetScriptPubKeyMan(type): no active descriptor at all, or none of this type.
+      if (!this.descriptors.some((x) => x.active && x.internal === internal)) throw new WalletError(-4, 'Error: This wallet has no available keys');
+      throw new WalletError(-12, `Error: No ${type} addresses available.`);
+    }
     this.topUp(d);
     const index = d.nextIndex;
     const e = d.desc.expand(index)[0]!;
@@ -274,8 +266,9 @@ export class Wallet {
       const d = entry.d;
       // Receiving addresses used before they were handed out (this one and those before it) enter the
       // address book, unlabelled.
+      // Only an active descriptor tells whether an address is a receiving one (IsInternalScriptPubKeyMan).
       for (; d.nextIndex <= entry.index; d.nextIndex++) {
-        if (d.internal) continue;
+        if (d.internal || !d.active) continue;
         const dest = extractDestination(d.desc.expand(d.nextIndex)[0]!.script);
         if (!dest) continue;
         const address = encodeDestination(dest, this.network);
@@ -289,29 +282,31 @@ export class Wallet {
    * Finds wallet transactions in the chain (RescanFromTime: from the first block whose time, or an
    * earlier block's, reaches `fromTime` − 2 h) and in the mempool.
    */
-  rescan(opts: { fromTime?: number } = {}): void {
-    const from = (opts.fromTime ?? 0) - TIMESTAMP_WINDOW;
-    let maxTime = 0;
-    for (const block of this.chain.blocks) {
-      maxTime = Math.max(maxTime, block.time);
-      if (maxTime < from) continue;
-      for (const tx of block.txs) this.considerTx(tx, block.time);
-    }
-    for (const tx of this.chain.mempoolTxs()) this.considerTx(tx, this.chain.findTx(tx.txid)?.firstSeen ?? 0);
+  rescan(opts: { fromTime?: number; fromHeight?: number; toHeight?: number } = {}): { start: number; stop: number } {
+    const stop = opts.toHeight ?? this.chain.tipHeight();
+    const byTime = this.scanner.startForTime(opts.fromTime ?? 0);
+    const start = Math.max(byTime ?? stop + 1, opts.fromHeight ?? 0);
+    this.scanner.scanNow(start, stop);
+    return { start: start > stop ? -1 : start, stop };
   }
 
-  /** Adds `tx` to the wallet when it pays to or spends from the wallet. */
-  considerTx(tx: ChainTx, received: number): void {
+  /** Adds `tx` to the wallet when it pays to or spends from the wallet (AddToWalletIfInvolvingMe). */
+  considerTx(tx: ChainTx, at: { block: ChainBlock | null; rescan: boolean }): void {
     this.markUsed(tx);
     if (this.txs.has(tx.txid)) return;
-    const relevant =
+    if (this.isRelevant(tx)) this.txs.add(tx, at);
+  }
+
+  /** Whether `tx` pays to or spends from the wallet. */
+  isRelevant(tx: ChainTx): boolean {
+    return (
       tx.vout.some((o) => this.isMine(o.script)) ||
       (!tx.coinbase &&
         tx.vin.some((i) => {
           const prev = this.chain.output(i.txid, i.vout);
           return prev !== undefined && this.isMine(prev.script);
-        }));
-    if (relevant) this.txs.set(tx.txid, { received });
+        }))
+    );
   }
 
   /** Depth like Core: confirmations in the chain, 0 in mempool, -1 when gone. */
@@ -393,7 +388,7 @@ export class Wallet {
       if (e instanceof ChainError) throw new WalletError(e.code, e.message);
       throw e;
     }
-    this.considerTx(tx, this.chain.clock());
+    this.considerTx(tx, { block: null, rescan: false });
     return tx.txid;
   }
 }

@@ -235,7 +235,8 @@ export const channels = {
   /** Remove a user-added address (node addresses can only be hidden). */
   'watch:remove': { request: z.object({ address }).strict(), reply: null as unknown as { removed: boolean } },
   'watch:history': { request: empty, reply: null as unknown as HistoryView },
-  'watch:reconcile': { request: empty, reply: null as unknown as { issues: ReconcileIssue[] } },
+  /** Where node and index disagree about the latest snapshot; `snapshotTakenAt` null: no snapshot yet, nothing compared. */
+  'watch:reconcile': { request: empty, reply: null as unknown as { issues: ReconcileIssue[]; snapshotTakenAt: string | null } },
   'watch:export-csv': { request: z.object({ unit: z.enum(['btc', 'sats']).default('btc'), includeHidden: z.boolean().default(false) }).strict(), reply: null as unknown as { text: string; rows: number } },
   /** Set a local label; an empty label removes it. */
   'labels:set': { request: z.object({ type: labelType, ref: z.string().min(1).max(256), label: z.string().max(255) }).strict(), reply: null as unknown as { removed: boolean } },

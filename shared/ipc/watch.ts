@@ -107,6 +107,11 @@ export interface AddressDetailView {
   utxos: UtxoView[];
   /** Txids the node reports paying this address (listreceivedbyaddress). */
   txids: string[];
+  /**
+   * The same transactions with what each paid this address, when and its label (the node wallet's
+   * gettransaction, newest first; the first 100), or null when the node could not be asked.
+   */
+  transactions: Array<{ txid: string; amountSats: Sats; confirmations: number; blockHeight: number | null; time: number | null; label: string | null }> | null;
 }
 
 export interface TxIoView {
@@ -125,6 +130,9 @@ export interface TransactionView {
   txid: string;
   blockHeight: number | null;
   blockHash: string | null;
+  /** The block's time (UNIX seconds), null while unconfirmed; `firstSeen`: when the index first saw it. */
+  blockTime: number | null;
+  firstSeen: number | null;
   confirmations: number;
   inputs: TxIoView[];
   outputs: TxIoView[];
@@ -184,4 +192,6 @@ export interface LabelImportPreview {
   conflicts: number;
   /** Per line; when not empty the import cannot be applied. */
   errors: Array<{ line: number; message: string }>;
+  /** What the import changes, row by row (the first 500): the label before (null: none) and after. */
+  changes: Array<{ type: string; ref: string; before: string | null; after: string }>;
 }

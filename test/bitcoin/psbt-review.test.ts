@@ -151,7 +151,7 @@ describe('psbt:review: every recorded decodepsbt case through the app', () => {
     expect(v.inputs[0]!.signatures).toEqual({ present: 0, required: 1, total: 1 });
     expect(v.outputs[0]).toMatchObject({ address: WATCHED_CHANGE, kind: 'change', changeReason: 'watched', amountSats: '94999235', label: 'change pot' });
     expect(v.outputs[1]).toMatchObject({ kind: 'external', amountSats: '30000000', label: null });
-    expect(v.summary).toMatchObject({ sentSats: '30000000', changeSats: '94999235', feeSats: '765', vsize: 153, vsizeExact: false, feeRate: '5.00', feePercent: '0.00' });
+    expect(v.summary).toMatchObject({ sentSats: '30000000', changeSats: '94999235', feeSats: '765', vsize: 153, vsizeExact: false, feeRate: '5.00', feePercent: '0.0026' });
     expect(v.warnings.map((w) => w.code)).toEqual(['rbf']);
   });
 
@@ -621,5 +621,21 @@ describe('review: errors are data, and big PSBTs are quick', () => {
     const ms = performance.now() - t0;
     expect(r.summary).toMatchObject({ inputCount: 1000, fee: 1_000_000n, vsize: 68_044 }); // weight 4 × 41043 + 2 + 1000 × 108
     expect(ms).toBeLessThan(5000);
+  });
+});
+
+describe('percentText: a small fee never reads 0.00 %', () => {
+  it('two decimals from 1 %, two significant digits below, a floor at a millionth', async () => {
+    const { percentText } = await import('../../shared/bitcoin/psbt/review-scripts');
+    const pct = (fee: bigint, sent: bigint): string => percentText(fee * 100n, sent);
+    expect(pct(250n, 10_000n)).toBe('2.50');
+    expect(pct(100n, 10_000n)).toBe('1.00');
+    expect(pct(50n, 10_000n)).toBe('0.50');
+    expect(pct(1_410n, 10_000_000n)).toBe('0.014');
+    expect(pct(4n, 100_000n)).toBe('0.0040');
+    expect(pct(765n, 30_000_000n)).toBe('0.0026');
+    expect(pct(1n, 1_000_000_000n)).toBe('< 0.000001');
+    expect(pct(0n, 10n)).toBe('0.00');
+    expect(pct(30_000n, 10_000n)).toBe('300.00');
   });
 });

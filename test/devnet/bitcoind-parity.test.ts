@@ -24,6 +24,10 @@ import { DiffRunner } from './parity/run';
 import { chainSteps } from './parity/steps-chain';
 import { httpSteps } from './parity/steps-http';
 import { walletSteps } from './parity/steps-wallet';
+import { historySteps } from './parity/steps-history';
+import { policySteps } from './parity/steps-policy';
+import { feeSteps } from './parity/steps-fees';
+import { psbtSteps } from './parity/steps-psbt';
 
 const show = (s: string): string => JSON.stringify(s.length > 300 ? `${s.slice(0, 300)}…` : s);
 const fmt = (d: Difference): string => `  [${d.step}] ${d.path}\n      core:   ${show(d.core)}\n      devnet: ${show(d.devnet)}`;
@@ -99,9 +103,29 @@ describeWithBitcoind(
       expectOnlyDeliberate(await runner.run(chainSteps()));
     });
 
+    it('mempool policy on the same chain: every input kind and sighash type, spoiled signatures, dust, fees, finality, packages, replacements', async (ctx) => {
+      skipUnlessFresh(ctx);
+      expectOnlyDeliberate(await runner.run(policySteps()));
+    });
+
+    it('PSBT creation on the same chain: createpsbt, converttopsbt, joinpsbts with their options and errors', async (ctx) => {
+      skipUnlessFresh(ctx);
+      expectOnlyDeliberate(await runner.run(psbtSteps(node.devnetMode)));
+    });
+
+    it('the fee estimator on the same chain: no history, then blocks of spends at several fee rates; estimatesmartfee by target and mode', async (ctx) => {
+      skipUnlessFresh(ctx);
+      expectOnlyDeliberate(await runner.run(feeSteps()));
+    });
+
     it('wallets (keys differ, matched one to one): create/load/unload, descriptors, addresses, labels, balances, sending', async (ctx) => {
       skipUnlessFresh(ctx);
       expectOnlyDeliberate(await runner.run(walletSteps()));
+    });
+
+    it('wallet history and balances: transactions, lists, balances, received amounts, labels, rescans', async (ctx) => {
+      skipUnlessFresh(ctx);
+      expectOnlyDeliberate(await runner.run(historySteps()));
     });
 
     it('every method the devnet serves was asked, with a result and with an error', (ctx) => {

@@ -143,7 +143,7 @@ describe.skipIf(skip !== null)(`PSBT review (Chromium e2e)${skip ? ` — skipped
     const words = (await summary.innerText()).replace(/\s+/g, ' ');
     expect(words).toContain('Sends 0.30000000 BTC to 1 external address');
     expect(words).toContain('returns 0.94999235 BTC change to your watched address');
-    expect(words).toContain('pays a fee of 765 sats (5.00 sat/vB, 0.00 % of the amount sent)');
+    expect(words).toContain('pays a fee of 765 sats (5.00 sat/vB, 0.0026 % of the amount sent)');
     expect(await page.getByTestId('psbt-vsize').getAttribute('data-exact')).toBe('false');
     expect(await page.getByTestId('psbt-vsize').innerText()).toContain('153 vB');
     expect(await page.getByTestId('psbt-version').getAttribute('data-version')).toBe('0');
@@ -268,7 +268,7 @@ describe.skipIf(skip !== null)(`PSBT review (Chromium e2e)${skip ? ` — skipped
       const summary = page.getByTestId('psbt-summary');
       expect(await summary.getAttribute('data-fee')).toBe(FEE.toString());
       expect(await summary.getAttribute('data-change')).toBe((amount - PAY - FEE).toString());
-      expect((await summary.innerText()).replace(/\s+/g, ' ')).toContain('(10.00 sat/vB, 0.01 % of the amount sent)');
+      expect((await summary.innerText()).replace(/\s+/g, ' ')).toContain('(10.00 sat/vB, 0.014 % of the amount sent)');
       expect(await page.getByTestId('psbt-context').getAttribute('data-offline')).toBe('false');
       expect(await shownWarnings(page)).toEqual(['rbf:info']);
 

@@ -12,6 +12,12 @@ import { balanceRows } from '../../shared/ipc/balance-columns';
 import { e2eSkipReason, startRig, type Rig } from './harness';
 
 const skip = e2eSkipReason();
+
+/** Runs in the page (self-contained): whether the room the toasts reserve below the content (ToastRegion publishes it) is zero. */
+function toastSpaceIsZero(zero: boolean): boolean {
+  const g = globalThis as unknown as { document: { documentElement: unknown }; getComputedStyle(e: unknown): { getPropertyValue(p: string): string } };
+  return (g.getComputedStyle(g.document.documentElement).getPropertyValue('--toast-space') === '0px') === zero;
+}
 const keyring = Boolean(process.env.SPYGLASS_TEST_KEYRING);
 
 describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` — skipped: ${skip}` : ''}`, () => {
@@ -61,6 +67,36 @@ describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` —
     await rig.screenshot('20-balances');
   });
 
+  it('a whole header cell sorts (not only its text); a toast leaves the table uncovered', async () => {
+    const page = rig.page;
+    const balanceHeader = page.locator('[role="columnheader"]', { has: page.getByTestId('sort-balance') });
+    const initial = await balanceHeader.getAttribute('aria-sort');
+    expect(initial).not.toBe('none');
+    // Click the Type header far from its text: the right end of the cell.
+    const cell = page.locator('[role="columnheader"]', { has: page.getByTestId('sort-type') });
+    const box = (await cell.boundingBox())!;
+    await page.mouse.click(box.x + box.width - 3, box.y + box.height - 2);
+    expect(await cell.getAttribute('aria-sort')).toBe('ascending');
+    const types = await page.getByTestId('row-type').allInnerTexts();
+    expect(types).toEqual([...types].sort());
+    // Back to the order the next tests expect.
+    for (let i = 0; i < 2 && (await balanceHeader.getAttribute('aria-sort')) !== initial; i++) await page.getByTestId('sort-balance').click();
+    expect(await balanceHeader.getAttribute('aria-sort')).toBe(initial);
+    // Export CSV says what it wrote in a toast; the table's last rows and totals stay in view beside it.
+    const download = page.waitForEvent('download');
+    await page.getByTestId('export-csv').click();
+    await download;
+    const item = page.getByTestId('toast-item').filter({ hasText: 'spyglass-balances.csv' });
+    await item.waitFor();
+    await page.waitForFunction(toastSpaceIsZero, false);
+    const toastBox = (await item.boundingBox())!;
+    const tableBox = (await page.getByTestId('balances-table').boundingBox())!;
+    expect(tableBox.y + tableBox.height).toBeLessThanOrEqual(toastBox.y);
+    await rig.screenshot('20b-balances-toast');
+    await item.getByTestId('toast-dismiss').click();
+    await page.waitForFunction(toastSpaceIsZero, true);
+  });
+
   it('a label edited inline is saved', async () => {
     const page = rig.page;
     const first = page.getByTestId('balances-row').first();
@@ -79,9 +115,12 @@ describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` —
     const funded = o.rows.find((r) => r.utxoCount > 0 && (r.minConfirmations ?? 0) > 0)!;
     await page.goto(`${rig.web.bridge.origin}/#/address/${encodeURIComponent(funded.address)}`);
     await page.waitForSelector(`text=${funded.address}`);
-    await rig.screenshot('22-address');
     const detail = await rig.web.app.dispatch('watch:address', { address: funded.address });
     const txid = detail.ok ? (detail.value as { utxos: { txid: string }[] }).utxos[0]!.txid : '';
+    // Its transactions listed with what each paid here, linking to the transaction page.
+    await page.locator(`[data-testid="address-tx"][data-txid="${txid}"]`).waitFor();
+    expect(await page.getByTestId('address-tx').count()).toBe(funded.receivedTxCount);
+    await rig.screenshot('22-address');
     await page.goto(`${rig.web.bridge.origin}/#/tx/${txid}`);
     await page.waitForSelector('[data-testid="tx-merkle"][data-valid="true"]', { timeout: 30_000 });
     expect(await page.getByTestId('tx-node-block').getAttribute('data-state')).toBe('same');

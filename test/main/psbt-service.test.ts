@@ -130,7 +130,7 @@ describe('psbt:review against the demo chain', () => {
       vsize: 141,
       vsizeExact: false,
       feeRate: '10.00',
-      feePercent: '0.01',
+      feePercent: '0.014',
       rbf: true,
     });
     expect(r.warnings.map((w) => `${w.code}:${w.severity}`)).toEqual(['rbf:info']);

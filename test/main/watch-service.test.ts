@@ -1,6 +1,7 @@
 // The watch channels end to end through `dispatch` on real services: the devnet `demo` chain on
 // loopback, a real SQLite file, real refreshes. Truth is computed from the devnet's chain directly.
 import { rmSync } from 'node:fs';
+import { bech32 } from '@scure/base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../devnet/index';
 import type { SpyglassApp } from '../../electron/main/app';
@@ -42,6 +43,8 @@ describe('watch channels', () => {
     expect(o.snapshot).toBeNull();
     expect(o.rows).toEqual([]);
     expect(o.offline).toBe(false);
+    // Nothing to compare yet: not "everything agrees".
+    expect(await ok('watch:reconcile')).toEqual({ issues: [], snapshotTakenAt: null });
   });
 
   it('refresh: progress events, then balances equal the index UTXO set of the chain', async () => {
@@ -83,9 +86,20 @@ describe('watch channels', () => {
     const d = await ok<AddressDetailView>('watch:address', { address: row.address });
     expect(d.info?.['address']).toBe(row.address);
     expect(d.utxos.length).toBe(row.utxoCount);
+    // Each transaction with what it paid this address (the node wallet's gettransaction), newest first.
+    expect(d.transactions).not.toBeNull();
+    expect(d.transactions!.map((t) => t.txid).sort()).toEqual([...d.txids].sort());
+    const received = d.transactions!.reduce((a, t) => a + BigInt(t.amountSats), 0n);
+    expect(received).toBe(BigInt(row.receivedSats!));
+    const heights = d.transactions!.map((t) => t.blockHeight ?? Infinity);
+    expect(heights).toEqual([...heights].sort((a, b) => b - a));
+    for (const t of d.transactions!) expect(t.time).toBeGreaterThan(1_200_000_000);
     const tx = await ok<TransactionView>('watch:transaction', { txid: d.utxos[0]!.txid });
     expect(tx.merkle).toMatchObject({ checked: true, valid: true });
     expect(tx.confirmations).toBeGreaterThan(0);
+    // The block's time, as the chain has it.
+    const block = devnet.node.chain.blocks.find((b) => b.hash === tx.blockHash)!;
+    expect(tx.blockTime).toBe(block.time);
     expect(tx.outputs.some((out) => out.address === row.address && out.watched)).toBe(true);
     if (!tx.coinbase) {
       const inSum = tx.inputs.reduce((a, i) => a + BigInt(i.amountSats), 0n);
@@ -114,6 +128,11 @@ describe('watch channels', () => {
     const o = await overview();
     const added = o.rows.find((r) => r.address === 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080');
     expect(added).toMatchObject({ source: 'user', label: 'Friend' });
+    // A BIP21 URI's label labels the address it adds.
+    const vault = bech32.encode('bcrt', [0, ...bech32.toWords(new Uint8Array(32).fill(7))]);
+    expect(await ok('watch:add', { text: `bitcoin:${vault}?amount=0.1&label=Rent%20deposit` })).toMatchObject({ added: 1, errors: [] });
+    await ok('watch:refresh');
+    expect((await overview()).rows.find((r) => r.address === vault)).toMatchObject({ source: 'user', label: 'Rent deposit' });
   });
 
   it('a payment and a mined block show up in the next refresh and in the history diff', async () => {
@@ -141,6 +160,8 @@ describe('watch channels', () => {
     const preview = await ok<LabelImportPreview>('labels:preview', { text: exported.text, rule: 'replace' });
     expect(preview.errors).toEqual([]);
     expect(preview.added).toBeGreaterThanOrEqual(1);
+    // Row by row: the cleared label comes back.
+    expect(preview.changes).toContainEqual({ type: 'addr', ref: a, before: null, after: 'Cold storage' });
     await ok('labels:import', { text: exported.text, rule: 'replace' });
     const again = await overview();
     expect(again.rows.find((r) => r.address === a)?.label).toBe('Cold storage');
@@ -152,7 +173,8 @@ describe('watch channels', () => {
     const csv = await ok<{ text: string; rows: number }>('watch:export-csv', { unit: 'sats' });
     expect(csv.text.split('\r\n')[0]).toContain('label,node_label,address,type,received_sats,balance_sats');
     expect(csv.rows).toBeGreaterThan(20);
-    const rec = await ok<{ issues: { kind: string }[] }>('watch:reconcile');
+    const rec = await ok<{ issues: { kind: string }[]; snapshotTakenAt: string | null }>('watch:reconcile');
+    expect(rec.snapshotTakenAt).toBe((await overview()).snapshot!.takenAt);
     expect(rec.issues.filter((i) => i.kind === 'amount-mismatch' || i.kind === 'index-missing-tx')).toEqual([]);
   });
 

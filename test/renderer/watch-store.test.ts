@@ -3,7 +3,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import type { BalanceRowView, RefreshSummaryView, WatchOverview } from '../../shared/ipc/contract';
 import { balanceColumns, balanceRows } from '../../shared/ipc/balance-columns';
 import { setApi } from '../../renderer/src/api/client';
-import { DEFAULT_DIR, FIRST_ROWS_MARK, SORT_KEYS, filterRows, prepareColumns, prepareRow, sortRows, totalsOf, useWatchStore, type BalanceRow, type SortKey } from '../../renderer/src/stores/watch';
+import { DEFAULT_DIR, FIRST_ROWS_MARK, SORT_KEYS, filterRows, prepareColumns, prepareRow, sortRows, totalsOf, typeSearchText, useWatchStore, type BalanceRow, type SortKey } from '../../renderer/src/stores/watch';
 import { fakeApi, type FakeApi } from './fake-api';
 
 let api: FakeApi;
@@ -123,7 +123,7 @@ function overview(rows: BalanceRowView[], over: Partial<WatchOverview> = {}): Wa
 /** The filter as the spec states it, written the slow obvious way. */
 function naiveMatch(r: BalanceRowView, text: string): boolean {
   const terms = text.toLowerCase().split(/\s+/).filter(Boolean);
-  const fields = [r.label ?? '', r.nodeLabel ?? '', r.address].map((f) => f.toLowerCase());
+  const fields = [r.label ?? '', r.nodeLabel ?? '', r.address, typeSearchText(r.type)].map((f) => f.toLowerCase());
   return terms.every((t) => fields.some((f) => f.includes(t)));
 }
 
@@ -137,7 +137,7 @@ describe('balances rows at 10,000', () => {
     const r = prepareRow(row({ address: 'bcrt1qABC', label: 'Cold Storage', nodeLabel: 'Node Thing', balanceSats: '2100000000000000', receivedSats: null }));
     expect(r.balance).toBe(2_100_000_000_000_000n);
     expect(r.received).toBeNull();
-    expect(r.search).toBe('cold storage\u0000node thing\u0000bcrt1qabc');
+    expect(r.search).toBe(`cold storage\u0000node thing\u0000bcrt1qabc\u0000${typeSearchText(r.type).toLowerCase()}`);
     expect(r.sortLabel).toBe('cold storage');
     // An empty label is no label.
     expect(prepareRow(row({ label: '', nodeLabel: '' })).label).toBeNull();
@@ -150,10 +150,21 @@ describe('balances rows at 10,000', () => {
     expect(prepareColumns(cols)).toEqual(rows);
   });
 
-  it.each(['cold', 'STORAGE', 'node', 'bcrt1q', views[1234]!.address.slice(10, 20), 'ünï', 'CAFÉ', 'savings 12', 'rent bob', 'zzzz-nothing', '  '])('filter %j gives exactly the rows that match', (text) => {
+  it.each(['cold', 'STORAGE', 'node', 'bcrt1q', views[1234]!.address.slice(10, 20), 'ünï', 'CAFÉ', 'savings 12', 'rent bob', 'taproot', 'P2SH', 'segwit cold', 'zzzz-nothing', '  '])('filter %j gives exactly the rows that match', (text) => {
     const got = filterRows(rows, text, true).map((r) => r.address);
     const want = views.filter((v) => naiveMatch(v, text)).map((v) => v.address);
     expect(got).toEqual(want);
+  });
+
+  it('the filter finds an address type by its column name or a wallet word for it', () => {
+    const r = ['p2pkh', 'p2sh', 'p2wpkh', 'p2wsh', 'p2tr'].map((type, i) => prepareRow(row({ address: `bcrt1qaddr${i}`, type })));
+    const types = (text: string) => filterRows(r, text, true).map((x) => x.type);
+    expect(types('P2WPKH')).toEqual(['p2wpkh']);
+    expect(types('p2tr')).toEqual(['p2tr']);
+    expect(types('taproot')).toEqual(['p2tr']);
+    expect(types('legacy')).toEqual(['p2pkh']);
+    expect(types('native segwit')).toEqual(['p2wpkh', 'p2wsh']);
+    expect(types('p2sh')).toEqual(['p2sh']);
   });
 
   it('the filter does not match across fields', () => {

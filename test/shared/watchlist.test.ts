@@ -182,6 +182,30 @@ describe('parseAddressList: plain lists', () => {
     expect(m.addresses).toEqual(Object.values(MAINNET_SAMPLES));
   });
 
+  it('reads "address label" lines; a line whose other words look like addresses stays a list', () => {
+    const text = [
+      `${R.p2wpkh} Cold storage`,
+      `${R.p2tr}\tinvoice #1043  # paid in March`,
+      `bitcoin:${R.p2sh}?label=ignored  Rent deposit`,
+      `${R.p2pkh} ${R.p2wsh}`,
+    ].join('\n');
+    const r = parseAddressList(text, REGTEST);
+    expect(r.errors).toEqual([]);
+    expect(r.addresses).toEqual([R.p2wpkh, R.p2tr, R.p2sh, R.p2pkh, R.p2wsh]);
+    expect([...r.labels]).toEqual([
+      [R.p2wpkh, 'Cold storage'],
+      [R.p2tr, 'invoice #1043'],
+      [R.p2sh, 'Rent deposit'],
+    ]);
+    // A mistyped second address is reported, not taken for a label.
+    const typo = parseAddressList(`${R.p2pkh} ${R.p2wsh.slice(0, -1)}x`, REGTEST);
+    expect(typo.addresses).toEqual([R.p2pkh]);
+    expect(typo.errors).toHaveLength(1);
+    expect(typo.errors[0]).toMatchObject({ line: 1, input: `${R.p2wsh.slice(0, -1)}x` });
+    // With a comma the line is a list: "label" is a bad address there.
+    expect(parseAddressList(`${R.p2pkh}, label`, REGTEST).errors[0]).toMatchObject({ line: 1, input: 'label' });
+  });
+
   it('splits on commas, semicolons, spaces and tabs; trims; skips blank lines and # comments', () => {
     const text = [
       '# my cold storage',
@@ -196,7 +220,7 @@ describe('parseAddressList: plain lists', () => {
     expect(r.addresses).toEqual([R.p2pkh, R.p2sh, R.p2wpkh, R.p2wsh, R.p2tr, R.anchor]);
   });
 
-  it('accepts bitcoin: URIs, ignoring the query', () => {
+  it('accepts bitcoin: URIs: the address, and its label= labels it (amount and message ignored)', () => {
     const text = [
       `bitcoin:${R.p2wpkh}?amount=0.1&label=Payroll`,
       `BITCOIN:${R.p2tr.toUpperCase()}`,
@@ -206,7 +230,19 @@ describe('parseAddressList: plain lists', () => {
     const r = parseAddressList(text, REGTEST);
     expect(r.errors).toEqual([]);
     expect(r.addresses).toEqual([R.p2wpkh, R.p2tr, R.p2pkh, R.p2sh]);
-    expect(r.labels.size).toBe(0);
+    expect([...r.labels]).toEqual([
+      [R.p2wpkh, 'Payroll'],
+      [R.p2pkh, 'a b'],
+    ]);
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('a URI label that is not valid percent-encoding: the address is added, a warning says the label was not', () => {
+    const r = parseAddressList(`bitcoin:${R.p2wpkh}?message=x&label=100%\nbitcoin:${R.p2tr}?label=Caf%C3%A9%20%E2%82%BF`, REGTEST);
+    expect(r.errors).toEqual([]);
+    expect(r.addresses).toEqual([R.p2wpkh, R.p2tr]);
+    expect([...r.labels]).toEqual([[R.p2tr, 'Café ₿']]);
+    expect(r.warnings).toEqual([{ line: 1, message: 'The URI’s label is not valid percent-encoding; the address is added without it.' }]);
   });
 
   it('normalizes Bech32 case and dedupes keeping the first occurrence', () => {

@@ -20,7 +20,7 @@ import { checkTxInBlock } from '../../../shared/bitcoin/merkle';
 import { NETWORKS, type Network } from '../../../shared/bitcoin/networks';
 import { mergeLabels, parseBip329, serializeBip329, type LabelRecord } from '../../../shared/bip329';
 import { toCsv } from '../../../shared/csv';
-import { formatBtc } from '../../../shared/amounts';
+import { formatBtc, parseBtc } from '../../../shared/amounts';
 import { countOf } from '../../../shared/plural';
 import { INDEX_ADDRESS_KINDS_TEXT } from '../../../shared/index-address-kinds';
 import { parseAddressList } from '../../../shared/watchlist';
@@ -227,7 +227,7 @@ export class WatchService {
 
   // ——— details ———
 
-  address(address: string): AddressDetailView {
+  async address(address: string): Promise<AddressDetailView> {
     const pid = this.requireProfileId();
     const watched = this.deps.repo.getAddress(pid, address);
     if (!watched) throw new AppError('input.invalid', `${address} is not a watched address of this profile.`, { field: 'address' });
@@ -248,7 +248,29 @@ export class WatchService {
       infoFetchedAt: info?.fetchedAt ?? null,
       utxos: utxos.map((u) => this.utxoView(pid, u)),
       txids: received?.txids ?? [],
+      transactions: await this.addressTransactions(pid, address, received?.txids ?? []),
     };
+  }
+
+  /** What each transaction paid `address`, from the node wallet (gettransaction; the newest 100). Null offline or when the node cannot say. */
+  private async addressTransactions(pid: string, address: string, txids: readonly string[]): Promise<AddressDetailView['transactions']> {
+    const conn = this.deps.services.activeConnection();
+    if (!conn || txids.length === 0) return conn ? [] : null;
+    type Tx = { confirmations: number; blockheight?: number; blocktime?: number; time?: number; details: Array<{ address?: string; category: string; amount: number }> };
+    try {
+      const txs = await conn.rpc.batch<Tx>(txids.slice(0, 100).map((t) => ({ method: 'gettransaction', params: [t, true] })));
+      const rows = txs.map((r, i) => {
+        if (!r.ok) throw r.error;
+        const tx = r.value;
+        const sats = tx.details.filter((d) => d.address === address && d.category !== 'send').reduce((a, d) => a + parseBtc(d.amount.toFixed(8)), 0n);
+        const txid = txids[i]!;
+        return { txid, amountSats: s(sats), confirmations: tx.confirmations, blockHeight: tx.blockheight ?? null, time: tx.blocktime ?? tx.time ?? null, label: this.deps.repo.getLabel(pid, 'tx', txid)?.label ?? null };
+      });
+      return rows.sort((a, b) => (b.blockHeight ?? Infinity) - (a.blockHeight ?? Infinity));
+    } catch (e) {
+      this.deps.log.warn(`address transactions: ${(e as Error).message}`);
+      return null;
+    }
   }
 
   private utxoView(pid: string, u: UtxoRow): UtxoView {
@@ -305,6 +327,8 @@ export class WatchService {
       txid: tx.txId,
       blockHeight: tx.blockHeight,
       blockHash: tx.blockHash,
+      blockTime: tx.blockTime ?? null,
+      firstSeen: tx.time ?? null,
       confirmations,
       inputs,
       outputs,
@@ -381,10 +405,10 @@ export class WatchService {
     };
   }
 
-  reconcile(): { issues: ReconcileIssue[] } {
+  reconcile(): { issues: ReconcileIssue[]; snapshotTakenAt: string | null } {
     const pid = this.requireProfileId();
     const snap = this.deps.repo.latestSnapshot(pid);
-    if (!snap) return { issues: [] };
+    if (!snap) return { issues: [], snapshotTakenAt: null };
     const issues: ReconcileIssue[] = [];
     if (snap.node && snap.index && snap.index.height < snap.node.height) {
       issues.push({ kind: 'index-behind', address: null, message: `The index was ${countOf(snap.node.height - snap.index.height, 'block')} behind the node at the last refresh (index ${snap.index.height}, node ${snap.node.height}): recent payments may be missing from the balances.` });
@@ -413,7 +437,7 @@ export class WatchService {
         issues.push({ kind: 'index-missing-tx', address: r.address, message: 'The node reports payments to this address but the index was never asked about it.' });
       }
     }
-    return { issues };
+    return { issues, snapshotTakenAt: snap.takenAt };
   }
 
   exportCsv(unit: 'btc' | 'sats', includeHidden: boolean): { text: string; rows: number } {
@@ -466,7 +490,7 @@ export class WatchService {
     const pid = this.requireProfileId();
     const parsed = parseBip329(text, { network: this.requireNetwork() });
     const base = { records: parsed.records.length, added: 0, updated: 0, unchanged: 0, conflicts: 0 };
-    if (parsed.errors.length > 0) return { ...base, errors: parsed.errors.map((e) => ({ line: e.line, message: e.message })) };
+    if (parsed.errors.length > 0) return { ...base, errors: parsed.errors.map((e) => ({ line: e.line, message: e.message })), changes: [] };
     const merge = mergeLabels(this.localRecords(pid), parsed.records, rule);
     if (apply) {
       const changes = [...merge.added, ...merge.updated.map((u) => u.after)];
@@ -476,6 +500,10 @@ export class WatchService {
       );
       this.deps.log.info(`labels: imported ${merge.added.length} new, ${merge.updated.length} updated`);
     }
-    return { ...base, added: merge.added.length, updated: merge.updated.length, unchanged: merge.unchanged.length, conflicts: merge.conflicts.length, errors: [] };
+    const changes = [
+      ...merge.added.map((r) => ({ type: r.type, ref: r.ref, before: null, after: r.label ?? '' })),
+      ...merge.updated.map((u) => ({ type: u.after.type, ref: u.after.ref, before: u.before.label ?? '', after: u.after.label ?? '' })),
+    ].slice(0, 500);
+    return { ...base, added: merge.added.length, updated: merge.updated.length, unchanged: merge.unchanged.length, conflicts: merge.conflicts.length, errors: [], changes };
   }
 }

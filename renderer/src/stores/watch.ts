@@ -10,7 +10,7 @@ import { computed, ref, shallowRef } from 'vue';
 import type { AddAddressesResult, BalanceColumns, BalanceRowView, RefreshProgress, RefreshSummaryView, WatchOverview } from '../../../shared/ipc/contract';
 import type { IpcError } from '../../../shared/errors';
 import * as api from '../api/spyglass';
-import type { Unit } from '../lib/format';
+import { addressType, type Unit } from '../lib/format';
 
 export type SortKey = 'label' | 'address' | 'type' | 'received' | 'balance' | 'utxos' | 'confirmations' | 'activity';
 export type SortDir = 'asc' | 'desc';
@@ -72,9 +72,9 @@ export class BalanceRow implements BalanceRowView {
     return this.minConfirmations ?? this.receivedConfirmations;
   }
 
-  /** Lowercased "label \0 node label \0 address": what the filter matches. */
+  /** Lowercased "label \0 node label \0 address \0 type names": what the filter matches. */
   get search(): string {
-    if (this.#search === undefined) this.#search = `${this.label ?? ''}\u0000${this.nodeLabel ?? ''}\u0000${this.address}`.toLowerCase();
+    if (this.#search === undefined) this.#search = `${this.label ?? ''}\u0000${this.nodeLabel ?? ''}\u0000${this.address}\u0000${typeSearchText(this.type)}`.toLowerCase();
     return this.#search;
   }
 
@@ -139,6 +139,23 @@ export function prepareColumns(c: BalanceColumns): BalanceRow[] {
     );
   }
   return out;
+}
+
+/**
+ * What the filter finds an address type by: the name in the Type column and the words wallets use
+ * for it (Sparrow, Electrum: "native segwit", "taproot", "legacy"), e.g. "p2wpkh native segwit".
+ */
+export const TYPE_SEARCH_WORDS: Record<string, string> = {
+  p2pkh: 'legacy',
+  p2sh: 'script hash',
+  p2wpkh: 'native segwit v0',
+  p2wsh: 'native segwit v0 script',
+  p2tr: 'taproot segwit v1',
+};
+
+export function typeSearchText(type: string): string {
+  const words = TYPE_SEARCH_WORDS[type];
+  return words ? `${addressType(type)} ${words}` : addressType(type);
 }
 
 /** Computes the search keys of `rows` ahead of the first filter keystroke. */

@@ -41,6 +41,28 @@ export function ratio2(num: bigint, den: bigint): string {
   return neg && hundredths !== 0n ? `-${s}` : s;
 }
 
+/**
+ * A percentage `num / den` for people: two decimals from 1 % up ("2.50"), two significant digits
+ * below ("0.50", "0.014", "0.0042"), so a small fee never reads "0.00"; under 0.000001, "< 0.000001".
+ */
+export function percentText(num: bigint, den: bigint): string {
+  if (num === 0n) return '0.00';
+  const neg = num < 0n;
+  const n = neg ? -num : num;
+  if (n * 100n >= den * 100n) return ratio2(num, den); // ≥ 1 %: two decimals
+  for (let decimals = 2; decimals <= 6; decimals++) {
+    const scale = 10n ** BigInt(decimals);
+    const v = (n * scale * 2n + den) / (2n * den); // rounded to `decimals`
+    if (v >= 10n || decimals === 6) {
+      if (v === 0n) return neg ? '> -0.000001' : '< 0.000001';
+      const t = v.toString().padStart(decimals + 1, '0');
+      const s = `${t.slice(0, -decimals)}.${t.slice(-decimals)}`;
+      return neg ? `-${s}` : s;
+    }
+  }
+  return ratio2(num, den);
+}
+
 /** Short output type names (p2pkh, p2wpkh, p2tr, op_return…) as the app shows them. */
 export function typeName(t: TxoutType): string {
   switch (t) {

@@ -23,6 +23,7 @@ import {
   finalSignatureCount,
   finalSizes,
   opReturnPayload,
+  percentText,
   ratio2,
   sighashName,
   signatureSighashes,
@@ -282,7 +283,7 @@ export function reviewPsbt(decoded: ReviewPsbt, ctx: ReviewContext): PsbtReview 
   const fee = inputTotal === null ? null : inputTotal - outputTotal;
   const feeRate = fee !== null && vsize !== null && vsize > 0 ? ratio2(fee, BigInt(vsize)) : null;
   const spent = sent + burned;
-  const feePercent = fee !== null && spent > 0n ? ratio2(fee * 100n, spent) : null;
+  const feePercent = fee !== null && spent > 0n ? percentText(fee * 100n, spent) : null;
 
   if (missingUtxo.length > 0) {
     warn(

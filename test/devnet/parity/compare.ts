@@ -195,7 +195,22 @@ export class ReplyComparer {
   private matchUnordered(cv: UValue[], dv: UValue[], path: string, key: string | null, strict: boolean, diff: (p: string, c: string, d: string) => void): void {
     const free = dv.map((_, i) => i);
     const unpaired: number[] = [];
+    // Identical elements pair first: a token both nodes share (a txid of the chain both built the
+    // same way) is itself, and must not be bound to another one just because that one is still free.
+    const text = (u: UValue): string => JSON.stringify(toPlainText(u));
+    const dText = dv.map(text);
+    const exact = new Map<number, number>();
+    cv.forEach((c, i) => {
+      const t = text(c);
+      const j = free.find((k) => dText[k] === t && ![...exact.values()].includes(k));
+      if (j !== undefined) exact.set(i, j);
+    });
+    for (const [i, j] of exact) {
+      free.splice(free.indexOf(j), 1);
+      this.walk(cv[i]!, dv[j]!, `${path}[${i}]`, key, strict, diff);
+    }
     for (let i = 0; i < cv.length; i++) {
+      if (exact.has(i)) continue;
       let paired = false;
       for (const j of free) {
         const saved = this.map.snapshot();
@@ -210,14 +225,24 @@ export class ReplyComparer {
       }
       if (!paired) unpaired.push(i);
     }
-    // What stays unpaired is compared in order with what stays on the devnet's side, field by field.
-    for (let k = 0; k < unpaired.length; k++) {
-      const i = unpaired[k]!;
-      const j = free[k];
-      if (j === undefined) diff(`${path}[${i}]`, `${JSON.stringify(toPlainText(cv[i]!)).slice(0, 300)}`, '(no element left)');
-      else this.walk(cv[i]!, dv[j]!, `${path}[${i}~devnet ${j}]`, key, strict, diff);
+    // What stays unpaired is compared, field by field, with the devnet element it differs least from.
+    for (const i of unpaired) {
+      let best: { j: number; n: number } | null = null;
+      for (const j of free) {
+        const saved = this.map.snapshot();
+        let n = 0;
+        this.walk(cv[i]!, dv[j]!, `${path}[${i}]`, key, strict, () => void n++);
+        this.map.restore(saved);
+        if (best === null || n < best.n) best = { j, n };
+      }
+      if (best === null) {
+        diff(`${path}[${i}]`, `${JSON.stringify(toPlainText(cv[i]!)).slice(0, 300)}`, '(no element left)');
+        continue;
+      }
+      free.splice(free.indexOf(best.j), 1);
+      this.walk(cv[i]!, dv[best.j]!, `${path}[${i}~devnet ${best.j}]`, key, strict, diff);
     }
-    for (const j of free.slice(unpaired.length)) diff(`${path}[devnet ${j}]`, '(no element left)', `${JSON.stringify(toPlainText(dv[j]!)).slice(0, 300)}`);
+    for (const j of free) diff(`${path}[devnet ${j}]`, '(no element left)', `${JSON.stringify(toPlainText(dv[j]!)).slice(0, 300)}`);
   }
 
   private walk(c: UValue, d: UValue, path: string, key: string | null, strict: boolean, diff: (p: string, c: string, d: string) => void): void {
