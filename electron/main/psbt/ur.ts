@@ -8,10 +8,10 @@
  */
 import { crc32 } from 'node:zlib';
 import { UR, URDecoder } from '@ngraveio/bc-ur';
-import * as bytewordsModule from '@ngraveio/bc-ur/dist/bytewords';
-import * as fountainDecoderModule from '@ngraveio/bc-ur/dist/fountainDecoder';
-import * as fountainEncoderModule from '@ngraveio/bc-ur/dist/fountainEncoder';
-import { FountainEncoderPart } from '@ngraveio/bc-ur/dist/fountainEncoder';
+import * as bytewordsModule from '@ngraveio/bc-ur/dist/bytewords.js';
+import * as fountainDecoderModule from '@ngraveio/bc-ur/dist/fountainDecoder.js';
+import * as fountainEncoderModule from '@ngraveio/bc-ur/dist/fountainEncoder.js';
+import { FountainEncoderPart } from '@ngraveio/bc-ur/dist/fountainEncoder.js';
 
 /**
  * The default export of one of the library's CommonJS modules (`exports.default = …`): a bundler (the app's build,
