@@ -23,6 +23,7 @@ defineSendSuite(async () => {
     mine: async (n) => {
       await rpc.call('generatetoaddress', [n, mineTo]);
     },
+    setDown: (down) => devnet.setFaults('rpc', down ? { mode: 'reset' } : {}),
     close: () => devnet.close(),
   };
 });

@@ -18,6 +18,8 @@ export interface SendNode {
   /** A wallet with coins (pays and mines). */
   payer: string;
   mine(blocks: number): Promise<void>;
+  /** Makes the node unreachable (and back); only where the suite can do that (the devnet's faults). */
+  setDown?(down: boolean): void;
   close(): Promise<void>;
 }
 

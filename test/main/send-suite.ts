@@ -180,6 +180,39 @@ export function defineSendSuite(start: () => Promise<SendNode>): void {
     });
   });
 
+  describe('the node down', () => {
+    it('composes from the last facts and the kept previous transactions, finalizes, keeps the signed transaction, broadcasts when the node is back', async (ctx) => {
+      if (!n.setDown) return ctx.skip();
+      await dispatchOk<SendContextView>(app, 'send:context');
+      n.setDown(true);
+      try {
+        expect((await dispatchOk<{ state: string }>(app, 'connection:refresh')).state).toBe('failed');
+        const c = await dispatchOk<SendContextView>(app, 'send:context');
+        expect(c.offline).toBe(true);
+        const r = await create({ rows: [{ kind: 'pay', address: payTo, amount: '0.05', label: 'offline' }], unit: 'btc', feeRate: '2', seed: 21 });
+        expect(r.ok, JSON.stringify(!r.ok && r.errors)).toBe(true);
+        if (!r.ok) return;
+        expect(r.draft).toMatchObject({ offline: true, build: { nodeAvailable: false } });
+        expect(r.draft.prevTxSources.cache).toBe(r.draft.inputs.length);
+        await dispatchOk(app, 'drafts:import', { id: r.draft.id, texts: [{ text: (await signedBy(r.draft, w.hotKeys)).base64, source: 'offline.psbt' }] });
+        expect((await dispatchOk<DraftView>(app, 'drafts:finalize', { id: r.draft.id })).status).toBe('final');
+        expect(await dispatchOk<PreflightView>(app, 'drafts:preflight', { id: r.draft.id })).toMatchObject({ allowed: false, offline: true });
+        const kept = await dispatchOk<BroadcastReply>(app, 'drafts:broadcast', { id: r.draft.id, confirmed: true });
+        expect(kept).toMatchObject({ sent: false, kept: true, draft: { status: 'final' } });
+        n.setDown(false);
+        expect((await dispatchOk<{ state: string }>(app, 'connection:refresh')).state).toBe('connected');
+        const sent = await dispatchOk<BroadcastReply>(app, 'drafts:broadcast', { id: r.draft.id, confirmed: true });
+        expect(sent.sent, sent.message ?? '').toBe(true);
+        // the change derived offline is the node wallet's own
+        const change = r.draft.outputs.find((o) => o.role === 'change')!;
+        expect(await n.rpc.call<{ ismine: boolean; ischange: boolean }>('getaddressinfo', [change.address], w.watch)).toMatchObject({ ismine: true, ischange: true });
+        await n.mine(1);
+      } finally {
+        n.setDown(false);
+      }
+    });
+  });
+
   describe('fee bump', () => {
     it('RBF: same inputs, change reduced, signed again, replaces the first in the mempool', async () => {
       const r = await create({ rows: [{ kind: 'pay', address: payTo, amount: '0.2', label: 'bumped' }], unit: 'btc', feeRate: '1', seed: 5 });

@@ -27,6 +27,8 @@ import { previousTransactions } from './prevtxs';
 import { toWire } from './jobs';
 import type { DraftService } from './draft-service';
 
+/** How long the Send page's first load waits for the previous transactions to be kept (then it goes on). */
+const PREFETCH_WAIT_MS = 3000;
 const satVb = (rate: string | null): string | null => (rate === null ? null : formatSatPerVb(BigInt(rate)).replace(' sat/vB', ''));
 const NETWORK_NAMES = { main: 'mainnet', test: 'testnet', testnet4: 'testnet', signet: 'signet', regtest: 'regtest' } as const;
 
@@ -56,6 +58,7 @@ export class ComposeService {
 
   async context(): Promise<SendContextView> {
     const f = await this.core.facts({ live: true });
+    if (f.conn) await this.#prefetch(f);
     const presets: FeePresetView[] = PRESETS.map((p) => {
       const of = (mode: 'economical' | 'conservative') => {
         const e = f.facts.estimates.find((x) => x.target === p.target && x.mode === mode);
@@ -79,6 +82,21 @@ export class ComposeService {
       nodePsbtVersion: f.facts.coreVersion === 30 ? 0 : 2,
       node: f.facts.subversion,
     };
+  }
+
+  /**
+   * Keeps the previous transactions of the wallet's coins here (verified), so that a payment can be
+   * composed and filled offline later: waited for a moment, then finished in the background.
+   */
+  async #prefetch(f: FactsAt): Promise<void> {
+    const txids = [...new Set(f.facts.unspent.map((u) => u.txid))];
+    const missing = txids.filter((t) => !this.core.deps.store.prevTxs(f.profileId, [t]).has(t));
+    if (missing.length === 0) return;
+    const work = previousTransactions(missing, { profileId: f.profileId, store: this.core.deps.store, rpc: f.conn?.rpc ?? null, index: f.conn?.index ?? null }).then(
+      (r) => this.core.deps.log.info(`send: kept ${r.txs.size} previous transactions for offline use`),
+      (e: unknown) => this.core.deps.log.warn(`send: previous transactions not kept: ${isAppError(e) ? e.message : String(e)}`),
+    );
+    await Promise.race([work, new Promise((r) => setTimeout(r, PREFETCH_WAIT_MS).unref())]);
   }
 
   freeze(outpoint: string, frozen: boolean): { frozen: boolean } {
@@ -220,13 +238,14 @@ export class ComposeService {
     const { f, composed } = p;
     const psbtVersion: 0 | 2 = f.facts.coreVersion === 30 ? 0 : 2;
     const nodeBuild = await this.#nodeCreatePsbt(p, psbtVersion);
-    const prev = await previousTransactions(
-      composed.inputs.map((c) => c.txid),
-      { profileId: f.profileId, store: this.core.deps.store, rpc: f.conn?.rpc ?? null, index: f.conn?.index ?? null },
-    ).catch((e: unknown) => {
-      if (isAppError(e) && e.code === 'input.invalid') throw new AppError('input.invalid', e.message, { field: 'coins' });
+    let prev: Awaited<ReturnType<typeof previousTransactions>>;
+    try {
+      prev = await previousTransactions(composed.inputs.map((c) => c.txid), { profileId: f.profileId, store: this.core.deps.store, rpc: f.conn?.rpc ?? null, index: f.conn?.index ?? null });
+    } catch (e) {
+      // an index record that does not hash to its txid: said at the coins, nothing saved
+      if (isAppError(e) && e.code === 'input.invalid') return { ok: false, errors: [{ row: -1, field: 'coins', message: e.message }] };
       throw e;
-    });
+    }
     const lacking = composed.inputs.filter((c) => !prev.txs.has(c.txid)).map((c) => `${c.txid}:${c.vout}`);
     if (lacking.length) {
       return {
