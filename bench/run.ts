@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- devnet|psbt|psbt-roles|psbt-worker|qr|refresh|spend|wallet ...]: runs the named benchmark groups (all by default) and prints a
+ * npm run bench [-- devnet|psbt|psbt-roles|psbt-worker|qr|refresh|send|spend|wallet ...]: runs the named benchmark groups (all by default) and prints a
  * table per group with the ratio against a naive baseline measured in the same run.
  * Speed goals live here and in BENCHMARKS.md, never as timed assertions in tests.
  */
@@ -10,6 +10,7 @@ import { benchPsbtWorker } from './psbt-worker';
 import { benchQr } from './qr';
 import { benchRefresh } from './refresh';
 import { benchSpend } from './spend';
+import { benchSend } from './send';
 import { benchWallet } from './wallet';
 import { printTable, type Row } from './table';
 
@@ -20,6 +21,7 @@ const groups: Record<string, () => Promise<Row[]>> = {
   devnet: benchDevnet,
   refresh: benchRefresh,
   spend: benchSpend,
+  send: benchSend,
   wallet: benchWallet,
   qr: benchQr,
 };
