@@ -235,6 +235,18 @@ export function defineSendSuite(start: () => Promise<SendNode>): void {
       expect(pool).toContain(second.txid);
       expect(pool).not.toContain(first.txid);
       expect((await dispatchOk<DraftView>(app, 'drafts:get', { id: r.draft.id })).status).toBe('replaced');
+      // CPFP: a child of the replacement's change pays for both
+      const child = await dispatchOk<DraftView>(app, 'drafts:bump', { id: bump.id, method: 'cpfp', feeRate: '30', seed: 4 });
+      const changeIndex = bump.outputs.find((o) => o.role === 'change')!.index;
+      expect(child.inputs.map((i) => i.outpoint)).toEqual([`${second.txid}:${changeIndex}`]);
+      expect(child.outputs).toHaveLength(1);
+      await dispatchOk(app, 'drafts:import', { texts: [{ text: (await signedBy(child, w.hotKeys)).base64, source: 'child.psbt' }] });
+      const third = await broadcastAll(child);
+      expect(third.sent, third.message ?? '').toBe(true);
+      const parentVsize = second.draft.finalTx!.vsize;
+      const pkgFee = BigInt(second.draft.feeSats) + BigInt(third.draft.feeSats);
+      expect(pkgFee * 1000n).toBeGreaterThanOrEqual(30_000n * BigInt(parentVsize + third.draft.finalTx!.vsize));
+      expect(await n.rpc.call<string[]>('getrawmempool')).toEqual(expect.arrayContaining([second.txid, third.txid]));
       await n.mine(1);
     });
   });
