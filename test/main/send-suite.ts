@@ -11,7 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { base64 } from '@scure/base';
+import { base64, hex } from '@scure/base';
+import { parseTx, serializeTx } from '../../shared/bitcoin/tx';
+import * as btc from '@scure/btc-signer';
 import { createApp, type SpyglassApp } from '../../electron/main/app';
 import { convertPsbtBase64 } from '../../shared/bitcoin/psbt';
 import type { BroadcastReply, DraftView, ImportReply, PreflightView, SendContextView, SendCreateReply, SendForm } from '../../shared/ipc/send';
@@ -177,6 +179,35 @@ export function defineSendSuite(start: () => Promise<SendNode>): void {
       expect(labels.text).toContain(`{"type":"tx","ref":"${sent.txid}","label":"Rent"}`);
       const recipient = d.outputs.find((o) => o.role === 'recipient')!;
       expect(labels.text).toContain(`{"type":"output","ref":"${sent.txid}:${recipient.index}","label":"rent"}`);
+      // broadcasting it again once it is confirmed: said so, nothing sent
+      const again = await dispatchOk<BroadcastReply>(app, 'drafts:broadcast', { id: draft.id, confirmed: true });
+      expect(again).toMatchObject({ sent: false, kept: false, message: expect.stringMatching(/already confirmed/), draft: { status: 'confirmed' } });
+    });
+
+    it('a fully signed raw transaction pasted back is matched to its draft, checked against the coins, and broadcast', async () => {
+      const r = await create({ rows: [{ kind: 'pay', address: payTo, amount: '0.02' }], unit: 'btc', feeRate: '2', seed: 77 });
+      if (!r.ok) throw new Error(JSON.stringify(r.errors));
+      const exported = await dispatchOk<{ base64: string }>(app, 'drafts:export', { id: r.draft.id, version: 0 });
+      const tx = btc.Transaction.fromPSBT(base64.decode(signPsbtBase64(exported.base64, w.hotKeys).base64));
+      tx.finalize();
+      const rawHex = tx.hex;
+      // the same transaction with one signature byte changed (inside R: still DER, no longer valid)
+      const parsed = parseTx(hex.decode(rawHex));
+      const vin = parsed.vin.map((i) => ({ ...i, witness: i.witness.map((x) => Uint8Array.from(x)), scriptSig: Uint8Array.from(i.scriptSig) }));
+      const sig = vin[0]!.witness.length ? vin[0]!.witness[0]! : vin[0]!.scriptSig.subarray(1);
+      sig[10] = sig[10]! ^ 1;
+      const spoilt = hex.encode(serializeTx({ ...parsed, vin }, { witness: true }));
+      expect(spoilt).not.toBe(rawHex);
+      const bad = await dispatchOk<ImportReply>(app, 'drafts:import', { id: r.draft.id, texts: [{ text: spoilt, source: 'bad-tx.hex' }] });
+      expect(bad.results[0]).toMatchObject({ ok: false, message: expect.stringMatching(/does not verify/) });
+      expect(bad.draft.status).toBe('unsigned');
+      const back = await dispatchOk<ImportReply>(app, 'drafts:import', { texts: [{ text: rawHex, source: 'signed-tx.hex' }] });
+      expect(back.results[0]).toMatchObject({ ok: true, message: expect.stringMatching(/fully signed transaction/) });
+      expect(back.draft).toMatchObject({ id: r.draft.id, status: 'final' });
+      expect(back.draft.finalTx!.hex).toBe(rawHex);
+      const sent = await broadcastAll(back.draft);
+      expect(sent.sent, sent.message ?? '').toBe(true);
+      await n.mine(1);
     });
   });
 
