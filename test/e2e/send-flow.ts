@@ -107,6 +107,14 @@ export function defineSendFlow(start: () => Promise<SendNode>, shot: (name: stri
     expect(await tid('draft-build').getAttribute('data-node')).toBe(String(draft.build.nodeAvailable));
     if (draft.build.nodeAvailable) expect(await tid('draft-build').getAttribute('data-identical')).toBe('true');
     await rig.screenshot(shot('draft'));
+    // the review recognises the draft's inputs and its change as the wallet's
+    await tid('draft-open-review').click();
+    await page.locator('[data-testid="psbt-input-row"]').first().waitFor();
+    expect(await page.locator('[data-testid="psbt-input-row"][data-watched="true"]').count()).toBe(draft.inputs.length);
+    const change = draft.outputs.find((o) => o.role === 'change')!;
+    expect(await page.locator(`[data-testid="psbt-output-row"][data-index="${change.index}"]`).getAttribute('data-kind')).toBe('change');
+    await page.goBack();
+    await page.locator('[data-testid="draft"]').waitFor();
 
     const file = await exportFile();
     expect(Array.from(file.subarray(0, 5))).toEqual([0x70, 0x73, 0x62, 0x74, 0xff]);
