@@ -194,6 +194,8 @@ export interface DraftView extends DraftSummaryView {
   imports: Array<{ source: string; importedAt: string }>;
   signing: SigningView;
   finalTx: { hex: string; txid: string; vsize: number; feeRate: string } | null;
+  /** The node's finalizepsbt cross-check: agreed, or why it was not asked. */
+  finalCheck: string | null;
   replaces: string | null;
   replacedBy: string | null;
   form: SendForm;

@@ -48,6 +48,9 @@ export function defineSendSuite(start: () => Promise<SendNode>): void {
   const broadcastAll = async (d: DraftView): Promise<BroadcastReply> => {
     const fin = await dispatchOk<DraftView>(app, 'drafts:finalize', { id: d.id });
     expect(fin.status).toBe('final');
+    if (fin.signing.next === 'extractor' && d.status !== 'final') {
+      expect(fin.finalCheck).toEqual((await nodeHas('finalizepsbt')) ? "your node's finalizepsbt extracts the same transaction" : expect.stringMatching(/could not check it/));
+    }
     const pre = await dispatchOk<PreflightView>(app, 'drafts:preflight', { id: d.id });
     expect(pre, pre.words ?? '').toMatchObject({ allowed: true, tested: await nodeHas('testmempoolaccept'), txid: fin.finalTx!.txid });
     expect(pre.recipients.map((r) => r.amountSats)).toEqual(d.outputs.map((o) => o.amountSats));

@@ -84,6 +84,7 @@ export class DraftService {
       imports: this.#store.imports(d.id).map((i) => ({ source: i.source, importedAt: i.importedAt })),
       signing: signing ?? (await this.signing(d)),
       finalTx,
+      finalCheck: s.finalCheck ?? null,
       replaces: d.replaces,
       replacedBy: this.#store.replacedBy(d.profileId, d.id),
       form: d.form,

@@ -21,6 +21,8 @@ export interface DraftSummary {
   prevTxSources: { node: number; index: number; cache: number };
   noKeyPaths: number[];
   offline: boolean;
+  /** The node's finalizepsbt of the same PSBT: agreed, or why it was not asked. */
+  finalCheck?: string;
 }
 
 export interface DraftRow {
@@ -80,9 +82,9 @@ const toRow = (r: Raw): DraftRow => ({
   sentAt: r.sent_at,
 });
 
-export type DraftUpdate = Partial<Pick<DraftRow, 'name' | 'status' | 'combined' | 'finalTx' | 'txid' | 'sentAt'>>;
+export type DraftUpdate = Partial<Pick<DraftRow, 'name' | 'status' | 'combined' | 'finalTx' | 'txid' | 'sentAt' | 'summary'>>;
 
-const COLUMNS: Record<keyof DraftUpdate, string> = { name: 'name', status: 'status', combined: 'combined', finalTx: 'final_tx', txid: 'txid', sentAt: 'sent_at' };
+const COLUMNS: Record<keyof DraftUpdate, string> = { name: 'name', status: 'status', combined: 'combined', finalTx: 'final_tx', txid: 'txid', sentAt: 'sent_at', summary: 'summary' };
 
 export class DraftStore {
   readonly #db: Database;
@@ -132,7 +134,8 @@ export class DraftStore {
     const keys = Object.keys(u) as Array<keyof DraftUpdate>;
     if (keys.length === 0) return;
     const sets = keys.map((k) => `${COLUMNS[k]} = ?`).join(', ');
-    this.#db.prepare(`UPDATE drafts SET ${sets}, updated_at = ? WHERE id = ?`).run(...keys.map((k) => u[k] ?? null), at, id);
+    const value = (k: keyof DraftUpdate): unknown => (k === 'summary' ? JSON.stringify(u.summary) : (u[k] ?? null));
+    this.#db.prepare(`UPDATE drafts SET ${sets}, updated_at = ? WHERE id = ?`).run(...keys.map(value), at, id);
   }
 
   delete(profileId: string, id: string): boolean {

@@ -141,20 +141,20 @@ export class SignService {
     }
     const check = await this.#nodeFinalize(psbt, f.txHex);
     if (check.differs) throw new AppError('input.invalid', `The node's finalizepsbt extracts another transaction than Spyglass: not finalized. ${check.note}`, { field: 'signatures' });
-    this.core.deps.drafts.update(d.id, { combined: f.psbt, finalTx: f.txHex, status: d.status === 'sent' ? 'sent' : 'final' });
+    this.core.deps.drafts.update(d.id, { combined: f.psbt, finalTx: f.txHex, status: d.status === 'sent' ? 'sent' : 'final', summary: { ...d.summary, finalCheck: check.note } });
     this.core.deps.log.info(`send: draft ${d.id} finalized (${f.txid}); node check: ${check.note}`);
     return this.drafts.get(id);
   }
 
   async #nodeFinalize(psbt: string, txHex: string): Promise<{ differs: boolean; note: string }> {
     const conn = this.core.deps.services.activeConnection();
-    if (!conn) return { differs: false, note: 'offline, the node was not asked' };
+    if (!conn) return { differs: false, note: 'finalized offline: the node was not asked' };
     try {
       const r = await conn.rpc.call<{ hex?: string; complete: boolean }>('finalizepsbt', [psbt, true], { wallet: false, timeoutMs: 120_000 });
       if (!r.complete || r.hex !== txHex) return { differs: true, note: r.complete ? `node: ${r.hex?.slice(0, 32)}…` : 'the node says it is not complete' };
-      return { differs: false, note: 'the node extracts the same transaction' };
+      return { differs: false, note: `your node's finalizepsbt extracts the same transaction` };
     } catch (e) {
-      return { differs: false, note: `the node could not check it (${isAppError(e) ? e.message : 'no answer'})` };
+      return { differs: false, note: `the node could not check it: ${isAppError(e) ? e.message : 'no answer'}` };
     }
   }
 
