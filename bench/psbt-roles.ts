@@ -20,7 +20,7 @@
  * Run alone: npx tsx bench/psbt-roles.ts   (or as the `psbt-roles` group of npm run bench)
  */
 import { HDKey } from '@scure/bip32';
-import { p2ms, p2wpkh, p2wsh, Transaction } from '@scure/btc-signer';
+import { p2wpkh, Transaction } from '@scure/btc-signer';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
@@ -44,6 +44,9 @@ import { EMPTY_PROVIDER } from '../shared/bitcoin/psbt/provider';
 import { precompute, removeUnnecessaryTransactions, signPsbtInput, updatePsbtOutput } from '../shared/bitcoin/psbt/sign-input';
 import { hexOf, serializeTx, sha256d, hexReversed } from '../shared/bitcoin/tx';
 import { printTable, type Row } from './table';
+import { multisigPsbts } from '../test/support/multisig-psbts';
+import { VerifyPool } from '../electron/main/psbt/verify-pool';
+import { availableParallelism } from 'node:os';
 
 const TPRV = { private: 0x04358394, public: 0x043587cf };
 const N_INPUTS = 500;
@@ -65,31 +68,8 @@ function parse(bytes: Uint8Array): Psbt {
   return r.psbt;
 }
 
-/** Two cosigners' PSBTs of a 500-input 2-of-3 P2WSH spend, each signed by one of them on every input. */
-function multisigPsbts(): [Uint8Array, Uint8Array] {
-  const roots = [1, 2, 3].map((s) => HDKey.fromMasterSeed(new Uint8Array(32).fill(s), TPRV));
-  const tx = new Transaction();
-  const children: HDKey[][] = [];
-  for (let i = 0; i < N_INPUTS; i++) {
-    const ks = roots.map((r) => r.derive(`m/0/${i}`));
-    children.push(ks);
-    const pubs = ks.map((k) => k.publicKey!).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-    const ms = p2ms(2, pubs);
-    const w = p2wsh(ms);
-    tx.addInput({ txid: sha256(Uint8Array.of(i & 0xff, i >> 8)), index: i % 3, sequence: 0xfffffffd, witnessUtxo: { script: w.script, amount: 100_000n }, witnessScript: ms.script });
-  }
-  tx.addOutput({ script: p2wpkh(roots[0]!.derive('m/1/0').publicKey!).script, amount: BigInt(N_INPUTS) * 100_000n - 200_000n });
-  const unsigned = tx.toPSBT(0);
-  const signedBy = (k: number): Uint8Array => {
-    const t = Transaction.fromPSBT(unsigned);
-    for (let i = 0; i < N_INPUTS; i++) t.signIdx(children[i]![k]!.privateKey!, i);
-    return t.toPSBT(0);
-  };
-  return [signedBy(0), signedBy(1)];
-}
-
-function combineVerifyFinalize(a: Uint8Array, b: Uint8Array): { hex: string; ms: number[] } {
-  forgetSignatureVerdicts(); // every run checks every signature
+function combineVerifyFinalize(a: Uint8Array, b: Uint8Array, forget = true): { hex: string; ms: number[] } {
+  if (forget) forgetSignatureVerdicts(); // every run checks every signature
   const t0 = performance.now();
   const c = combinePsbts([parse(a), parse(b)]);
   if (!c.ok) throw new Error(c.error);
@@ -207,7 +187,7 @@ function verifyRow(): Row {
 
 export async function benchPsbtRoles(): Promise<Row[]> {
   const rows: Row[] = [verifyRow()];
-  const [a, b] = multisigPsbts();
+  const [a, b] = multisigPsbts(N_INPUTS);
   let parts: number[] = [];
   let ours = '';
   const cvf = bestOf(3, () => {
@@ -226,6 +206,35 @@ export async function benchPsbtRoles(): Promise<Row[]> {
     baseline: scure,
     lowerIsBetter: true,
     note: `@scure/btc-signer combine + finalize + extract (no signature checks); ours (last run): combine ${parts[0]!.toFixed(0)}, verify 1,000 signatures ${parts[1]!.toFixed(0)}, finalize + extract ${parts[2]!.toFixed(0)} ms; same transaction: ${ours === theirs}`,
+  });
+
+  // The PSBT worker's way (electron/main/psbt/verify-pool.ts): the signatures checked on every core
+  // first (helper threads kept, as the worker keeps them), then the same combine + verify + finalize,
+  // whose checks are then lookups. Baseline: the single-thread run above.
+  const pool = new VerifyPool({ href: new URL('../electron/main/psbt/worker.ts', import.meta.url).href, execArgv: ['--import', 'tsx'] });
+  const b64 = [encodeBase64(a), encodeBase64(b)];
+  let threads = 1;
+  let pooledHex = '';
+  const pooledRun = async (): Promise<void> => {
+    forgetSignatureVerdicts();
+    threads = await pool.preverify(b64);
+    pooledHex = combineVerifyFinalize(a, b, false).hex;
+  };
+  await pooledRun(); // starts the helpers
+  let pooled = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    await pooledRun();
+    pooled = Math.min(pooled, performance.now() - t0);
+  }
+  await pool.close();
+  rows.push({
+    name: `as above, signatures checked by the PSBT worker's verify pool (${threads} threads on ${availableParallelism()} cores)`,
+    unit: 'ms',
+    ours: pooled,
+    baseline: cvf,
+    lowerIsBetter: true,
+    note: `the single-thread run above; same transaction: ${pooledHex === ours}`,
   });
 
   const c = fillCase();

@@ -2,6 +2,7 @@
 // PsbtService by hand, the bench's baseline). Both run job-table.ts's functions; both reject with the
 // AppError the job threw (rebuilt from its IpcError across the thread boundary).
 import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
 import { AppError, type ErrorCode, type IpcError } from '../../../shared/errors';
 import type { Logger } from '../log';
 import { runJob, type JobMessage, type JobName, type Jobs } from './job-table';
@@ -61,7 +62,9 @@ export class WorkerRunner implements PsbtRunner {
   ) {}
 
   #start(): Worker {
-    const w = new Worker(this.script.file, { workerData: { dbFile: this.dbFile }, ...(this.script.execArgv ? { execArgv: this.script.execArgv } : {}) });
+    const file = this.script.file;
+    const self = { href: typeof file === 'string' ? pathToFileURL(file).href : file.href, ...(this.script.execArgv ? { execArgv: this.script.execArgv } : {}) };
+    const w = new Worker(this.script.file, { workerData: { dbFile: this.dbFile, self }, ...(this.script.execArgv ? { execArgv: this.script.execArgv } : {}) });
     w.on('message', (m: { id: number; ok: boolean; value?: unknown; error?: IpcError }) => {
       const p = this.#pending.get(m.id);
       if (!p) return;

@@ -77,6 +77,26 @@ export function forgetSignatureVerdicts(): void {
   schnorrVerdicts.clear();
 }
 
+/**
+ * What verifying reached, as plain data: the keys each ECDSA signature recovers to and the Schnorr
+ * verdicts. Another thread that verified some of a PSBT's inputs hands these over, and
+ * `seedSignatureVerdicts` makes them lookups here (each entry is a pure function of its id, so a
+ * verdict reached elsewhere is the verdict reached here).
+ */
+export interface SignatureVerdicts {
+  ecdsa: [string, string[]][];
+  schnorr: [string, boolean][];
+}
+
+export function exportSignatureVerdicts(): SignatureVerdicts {
+  return { ecdsa: [...recovered].map(([id, keys]) => [id, [...keys]]), schnorr: [...schnorrVerdicts] };
+}
+
+export function seedSignatureVerdicts(v: SignatureVerdicts): void {
+  for (const [id, keys] of v.ecdsa) remember(recovered, id, () => new Set(keys));
+  for (const [id, ok] of v.schnorr) remember(schnorrVerdicts, id, () => ok);
+}
+
 function remember<V>(m: Map<string, V>, id: string, make: () => V): V {
   const known = m.get(id);
   if (known !== undefined) return known;

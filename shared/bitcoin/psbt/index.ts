@@ -70,6 +70,7 @@ export function decodePsbtJsonV30(base64: string, network: Network): DecodePsbtJ
 export { utxoUpdatePsbt, type UtxoSources, type UtxoUpdateResult } from './utxo-update';
 export { combinePsbts, combinePsbtsBase64, uniqueId, type CombineBase64Result, type CombineOptions, type CombineResult } from './combine';
 export { describeProblem, verifyPsbtSignatures, type SignatureCheck, type SignatureKind, type VerifyReport } from './verify';
+export { exportSignatureVerdicts, seedSignatureVerdicts, type SignatureVerdicts } from './checker';
 export {
   finalizePsbt,
   finalizePsbtBase64,

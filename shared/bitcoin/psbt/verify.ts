@@ -128,11 +128,13 @@ function checkInput(p: Psbt, index: number, tx: Tx, data: SighashData, out: Sign
   }
 }
 
-/** Checks every partial signature of the PSBT (final inputs are not re-checked here; finalize does). */
-export function verifyPsbtSignatures(p: Psbt): VerifyReport {
+/** Checks every partial signature of the PSBT, or of inputs [from, to) (final inputs are not re-checked here; finalize does). */
+export function verifyPsbtSignatures(p: Psbt, inputs?: { from: number; to: number }): VerifyReport {
   const checks: SignatureCheck[] = [];
   const pre = precompute(p);
-  if (pre) for (let i = 0; i < p.inputs.length; i++) checkInput(p, i, pre.tx, pre.data, checks);
+  const from = Math.max(0, inputs?.from ?? 0);
+  const to = Math.min(p.inputs.length, inputs?.to ?? p.inputs.length);
+  if (pre) for (let i = from; i < to; i++) checkInput(p, i, pre.tx, pre.data, checks);
   const problems = checks.filter((c) => c.status !== 'valid');
   return { checks, problems, ok: pre !== null && problems.length === 0 };
 }
