@@ -12,6 +12,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { WorkerRunner } from '../../electron/main/psbt/runner';
 import { openDatabase } from '../../electron/main/store/db';
+import { VerifyPool } from '../../electron/main/psbt/verify-pool';
+import { encodeBase64, exportSignatureVerdicts } from '../../shared/bitcoin/psbt';
+import { forgetSignatureVerdicts } from '../../shared/bitcoin/psbt/checker';
+import { multisigPsbts } from '../support/multisig-psbts';
 import { describe, expect, it } from 'vitest';
 import { ROOT, webBundleMissing } from '../support/web-process';
 
@@ -48,6 +52,29 @@ describe.skipIf(skip !== null)(`built main bundles under Node's ESM loader${skip
       expect(reply.review.inputs).toHaveLength(1000);
       await expect(runner.run('convert', { text: 'garbage', encoding: 'auto', to: 0 })).rejects.toMatchObject({ code: 'input.invalid' });
     } finally {
+      await runner.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the built worker is also the verify pool\'s helper: its verdicts arrive, and the worker finalizes a 120-input 2-of-3 with its pool', async () => {
+    const [a, b] = multisigPsbts(120);
+    const psbts = [encodeBase64(a), encodeBase64(b)];
+    const pool = new VerifyPool({ href: pathToFileURL(join(OUT, 'psbt-worker.js')).href }, 1);
+    const dir = mkdtempSync(join(tmpdir(), 'spyglass-built-pool-'));
+    const dbFile = join(dir, 'spyglass.sqlite');
+    openDatabase(dbFile).close();
+    const runner = new WorkerRunner({ file: new URL('./psbt-worker.js', pathToFileURL(join(OUT, 'index.js'))) }, dbFile, { info() {}, warn() {}, error() {} } as never);
+    try {
+      forgetSignatureVerdicts();
+      expect(await pool.preverify(psbts)).toBe(2);
+      expect(exportSignatureVerdicts().ecdsa).toHaveLength(240); // 120 of them from the built helper
+      const c = await runner.run('send-combine', { psbts });
+      const f = await runner.run('send-finalize', { psbt: c.combined });
+      expect(f.complete).toBe(true);
+      expect(f.refused).toEqual([]);
+    } finally {
+      await pool.close();
       await runner.close();
       rmSync(dir, { recursive: true, force: true });
     }
