@@ -143,6 +143,10 @@ export interface BuildCheckView {
   version: 0 | 2;
   node: string | null;
   differences: PsbtDifferenceView[];
+  /** What the node was asked: createpsbt (compose; byte for byte) or psbtbumpfee (an RBF bump; same coins and recipients). */
+  method?: 'createpsbt' | 'psbtbumpfee';
+  /** For a bump: fees, change and locktime of both, in words. */
+  note?: string | null;
 }
 
 export interface SigningView {

@@ -162,6 +162,13 @@ export function defineSendFlow(start: () => Promise<SendNode>, shot: (name: stri
     await tid('bump-rbf').click();
     await page.waitForURL((u) => !u.hash.endsWith(first) && u.hash.includes('/drafts/'));
     await page.locator('[data-testid="draft"][data-status="unsigned"]').waitFor();
+    // built twice: the node wallet's psbtbumpfee (where the node has it) spends the same coins
+    const build = tid('draft-build');
+    const nodeBumps = await n.rpc.call('psbtbumpfee', []).then(() => true, (e: { code?: number }) => e.code !== -32601);
+    if (nodeBumps) {
+      expect(await build.getAttribute('data-identical')).toBe('true');
+      expect(await build.textContent()).toContain("Bumped here and by your node's wallet");
+    } else expect(await build.textContent()).toMatch(/psbtbumpfee did not bump it/);
     writeFileSync(join(tmp, 'b.psbt'), signPsbt(await exportFile(), w.hotKeys).psbt);
     await tid('sig-import-files').setInputFiles(join(tmp, 'b.psbt'));
     const second = await finalizeAndBroadcast();

@@ -262,6 +262,12 @@ export function defineSendSuite(start: () => Promise<SendNode>): void {
       expect(bump.outputs.find((o) => o.role === 'recipient')!.amountSats).toBe('20000000');
       const oldChange = BigInt(r.draft.outputs.find((o) => o.role === 'change')!.amountSats);
       expect(BigInt(bump.outputs.find((o) => o.role === 'change')!.amountSats)).toBe(oldChange - (BigInt(bump.feeSats) - BigInt(r.draft.feeSats)));
+      // built twice: the node wallet's own psbtbumpfee spends the same coins and pays the recipient the same
+      expect(bump.build.method).toBe('psbtbumpfee');
+      if (await nodeHas('psbtbumpfee')) {
+        expect(bump.build, bump.build.reason ?? '').toMatchObject({ nodeAvailable: true, identical: true, differences: [] });
+        expect(bump.build.note).toMatch(/fee .* here|the same fee/);
+      } else expect(bump.build.reason).toMatch(/psbtbumpfee did not bump it/);
       await dispatchOk(app, 'drafts:import', { texts: [{ text: (await signedBy(bump, w.hotKeys)).base64, source: 'bump.psbt' }] });
       const second = await broadcastAll(bump);
       expect(second.sent, second.message ?? '').toBe(true);

@@ -7,10 +7,15 @@ import { randomBytes } from 'node:crypto';
 import { AppError, isAppError } from '../../../shared/errors';
 import { formatSatPerVb, parseSatPerVb } from '../../../shared/bitcoin/spend/feerate';
 import { unsignedTxOf } from '../../../shared/bitcoin/psbt';
-import { parseTx } from '../../../shared/bitcoin/tx';
-import { bumpRbf, BumpError } from '../../../shared/send/bump';
+import { parseTx, type Tx } from '../../../shared/bitcoin/tx';
+import { bumpRbf, BumpError, type Bumped } from '../../../shared/send/bump';
+import { compareBumps } from '../../../shared/send/bump-compare';
+import type { UnsignedTxSpec } from '../../../shared/send/create-psbt';
+import { RawJson } from '../../../shared/json';
+import type { FeeRate } from '../../../shared/bitcoin/spend/feerate';
+import type { ActiveConnection } from '../services';
 import { explainReject, reasonOfMessage } from '../../../shared/send/reject';
-import type { BroadcastReply, DraftView, PreflightView } from '../../../shared/ipc/send';
+import type { BroadcastReply, BuildCheckView, DraftView, PreflightView } from '../../../shared/ipc/send';
 import type { SendCore } from './core';
 import type { DraftService } from './draft-service';
 import type { DraftRow } from './drafts-store';
@@ -18,6 +23,10 @@ import { readPsbt, toWire } from './jobs';
 import { previousTransactions } from './prevtxs';
 
 const NETWORK = /^net\./;
+
+function specOf(tx: Tx): UnsignedTxSpec {
+  return { version: tx.version, locktime: tx.locktime, inputs: tx.vin.map((i) => ({ txid: i.prevTxid, vout: i.vout, sequence: i.sequence })), outputs: tx.vout.map((o) => ({ script: o.script, value: o.value })) };
+}
 
 export class BroadcastService {
   constructor(
@@ -124,6 +133,27 @@ export class BroadcastService {
     return changed;
   }
 
+  /**
+   * The node wallet's own replacement of the payment at the same rate (`psbtbumpfee`), compared with
+   * ours: the same coins and recipients must come out (shared/send/bump-compare.ts). Built here only
+   * when the node is away, does not know the payment, or cannot bump it — said so.
+   */
+  async #nodeBump(conn: ActiveConnection | null, txid: string | null, rate: FeeRate, bumped: Bumped): Promise<Pick<BuildCheckView, 'nodeAvailable' | 'identical' | 'reason' | 'differences' | 'method' | 'note'>> {
+    const here = 'built here only: the same inputs and recipients, the change reduced';
+    const none = { nodeAvailable: false, identical: false, differences: [], method: 'psbtbumpfee' as const, note: null };
+    if (!conn) return { ...none, reason: `Offline: ${here}; your node's psbtbumpfee could not be asked` };
+    if (!txid) return { ...none, reason: `Not broadcast, so your node's wallet does not know the payment and its psbtbumpfee cannot be asked: ${here}` };
+    try {
+      const r = await conn.rpc.call<{ psbt: string }>('psbtbumpfee', [txid, { fee_rate: new RawJson(formatSatPerVb(rate).replace(' sat/vB', '')) }], { wallet: true });
+      const c = compareBumps(bumped.spec, bumped.fee, bumped.changeIndex, specOf(unsignedTxOf(readPsbt(r.psbt, "The node's replacement"))!));
+      return { nodeAvailable: true, identical: c.same, reason: null, differences: c.differences, method: 'psbtbumpfee', note: c.note };
+    } catch (e) {
+      const msg = isAppError(e) ? e.message : 'no answer';
+      this.core.deps.log.warn(`send: the node's psbtbumpfee failed: ${msg}`);
+      return { ...none, reason: `Your node's psbtbumpfee did not bump it (${msg}): ${here}` };
+    }
+  }
+
   /** RBF: a replacement draft (same inputs and recipients, the change reduced) at `feeRate`. */
   async bumpRbf(id: string, feeRateText: string): Promise<DraftView> {
     const d = this.drafts.require(id);
@@ -137,8 +167,7 @@ export class BroadcastService {
     })();
     const f = await this.core.facts({ live: true });
     const p = readPsbt(d.psbt);
-    const tx = unsignedTxOf(p)!;
-    const spec = { version: tx.version, locktime: tx.locktime, inputs: tx.vin.map((i) => ({ txid: i.prevTxid, vout: i.vout, sequence: i.sequence })), outputs: tx.vout.map((o) => ({ script: o.script, value: o.value })) };
+    const spec = specOf(unsignedTxOf(p)!);
     let bumped;
     try {
       bumped = bumpRbf({ spec, oldFee: BigInt(d.summary.feeSats), vsize: d.summary.vsize, changeIndex: d.summary.changeIndex, newRate: rate, incrementalRelayFee: f.facts.incremental === null ? 1000n : BigInt(f.facts.incremental) });
@@ -156,6 +185,7 @@ export class BroadcastService {
       descriptors: f.facts.descriptors,
       prevtxs: Object.fromEntries(prev.txs),
     });
+    const nodeCheck = await this.#nodeBump(f.conn, d.txid, rate, bumped);
     const outputs = d.summary.outputs.filter((o) => bumped.changeIndex !== null || o.role !== 'change').map((o, index) => ({ ...o, index, amountSats: o.role === 'change' ? bumped.change!.toString() : o.amountSats }));
     const sent = BigInt(d.summary.sentSats);
     const summary = {
@@ -166,7 +196,7 @@ export class BroadcastService {
       changeIndex: bumped.changeIndex,
       outputs,
       warnings: [],
-      build: { ...d.summary.build, nodeAvailable: false, identical: false, reason: 'A fee bump is built offline: the same inputs and recipients, the change reduced', differences: [] },
+      build: { ...d.summary.build, ...nodeCheck, node: f.conn ? f.facts.subversion : null },
       prevTxSources: prev.sources,
       offline: f.offline,
     };
