@@ -37,13 +37,22 @@ export function webBundleMissing(): string | null {
 
 export function startWebProcess(opts: WebProcessOptions): Promise<WebProcess> {
   const argv = [...(opts.wrap ?? []), process.execPath, WEB_BUNDLE, '--data-dir', opts.dataDir, '--port', '0', '--no-demo', ...(opts.args ?? [])];
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: ROOT, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: a wrapper (dbus-run-session) does not pass SIGTERM on to the app it runs, so
+  // stopping signals the whole group — no web.js is left running after the test.
+  const child = spawn(argv[0]!, argv.slice(1), { cwd: ROOT, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const killGroup = (signal: NodeJS.Signals): void => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      child.kill(signal);
+    }
+  };
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      killGroup('SIGKILL');
       reject(new Error(`npm run web printed no URL within 30 s. stderr: ${err}`));
     }, 30_000);
     child.on('exit', (code) => {
@@ -69,8 +78,11 @@ export function startWebProcess(opts: WebProcessOptions): Promise<WebProcess> {
           return (await res.json()) as IpcResult<T>;
         },
         async stop() {
-          if (child.exitCode === null) child.kill('SIGTERM');
-          return exited;
+          if (child.exitCode === null) killGroup('SIGTERM');
+          const code = await exited;
+          // what the wrapper started may still be going: the group again, once the wrapper is gone
+          killGroup('SIGTERM');
+          return code;
         },
       });
     });
