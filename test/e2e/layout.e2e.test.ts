@@ -56,8 +56,17 @@ describe.skipIf(skip !== null)(`layout of every screen (Chromium e2e)${skip ? ` 
     }, `#${path}`);
     await page.goto(`${rig.web.bridge.origin}/#${path}`);
     await page.locator('#main h1:not([data-layout-old])').first().waitFor();
-    // Whatever the screen loads (its data, a lazy chunk's stylesheet) has arrived: no "Loading…" left.
-    await page.waitForFunction(() => !/Loading…/.test(((globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText)), undefined, { timeout: 20_000 }).catch(() => {});
+    // Whatever the screen loads (its data, a lazy chunk's stylesheet) has arrived: no "Loading…", no spinner left.
+    await page
+      .waitForFunction(
+        () => {
+          const d = (globalThis as unknown as { document: { body: { innerText: string }; querySelector(s: string): unknown } }).document;
+          return !/Loading…/.test(d.body.innerText) && d.querySelector('.spinner') === null;
+        },
+        undefined,
+        { timeout: 20_000 },
+      )
+      .catch(() => {});
     await page.evaluate('window.scrollTo(0, 0)');
     const m = await page.evaluate(() => {
       const d = (globalThis as unknown as PageGlobal).document;
