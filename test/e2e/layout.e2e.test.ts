@@ -1,8 +1,8 @@
 // E2E layout check: every screen of the router, against the devnet demo, in the light and the dark
-// theme (set through Settings' own channel, applied by the app), at 1280×800 and at the smallest
-// window the app supports, 900×600. Each screen must fit the window's width (no sideways scrolling of
-// the page) and is saved as a screenshot (70-layout-<screen>-<theme>-<size>.png; the committed set
-// with `npm run screenshots`).
+// theme (set through Settings' own channel, applied by the app), at 1280×800 and at 900×600. Each screen
+// must fit the window's width (no sideways scrolling of the page) and is saved as a screenshot
+// (70-layout-<screen>-<theme>-<size>.png; the committed set with `npm run screenshots`). The width is
+// also checked, without screenshots, at the smallest window Electron allows (MIN_WINDOW).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { balanceRowAt } from '../../shared/ipc/balance-columns';
 import type { WatchOverview, AddressDetailView } from '../../shared/ipc/watch';
 import type { SendCreateReply } from '../../shared/ipc/send';
 import { dispatchOk } from '../support/app';
+import { MIN_WINDOW } from '../../electron/main/window-state';
 import { e2eSkipReason, startRig, SCREENSHOTS, type Rig } from './harness';
 
 const skip = e2eSkipReason();
@@ -44,7 +45,7 @@ describe.skipIf(skip !== null)(`layout of every screen (Chromium e2e)${skip ? ` 
   }
 
   /** Opens `path`, waits for its heading, saves a screenshot of the window; how much wider than the window the page is (0: fits). */
-  async function visit(name: string, path: string, theme: (typeof THEMES)[number], size: (typeof SIZES)[number]): Promise<number> {
+  async function visit(name: string, path: string, theme: (typeof THEMES)[number], size: { width: number; height: number }, shoot = true): Promise<number> {
     const page = rig.page;
     await page.setViewportSize(size);
     // The screen before is marked: its heading must not pass for the new one's (the next view's chunk loads first).
@@ -75,15 +76,15 @@ describe.skipIf(skip !== null)(`layout of every screen (Chromium e2e)${skip ? ` 
     });
     expect(m.theme, `${name}: theme`).toBe(theme);
     expect(m.bodyBg, `${name}: page background in the ${theme} theme`).toBe(BG[theme]);
-    await page.screenshot({ path: join(SCREENSHOTS, `70-layout-${name}-${theme}-${size.width}x${size.height}.png`) });
+    if (shoot) await page.screenshot({ path: join(SCREENSHOTS, `70-layout-${name}-${theme}-${size.width}x${size.height}.png`) });
     return Math.max(0, m.scrollWidth - m.clientWidth);
   }
 
   /** Visits every screen; the ones wider than the window, with by how many pixels (all of them, not only the first). */
-  async function overflowing(list: Iterable<[string, string]>, theme: (typeof THEMES)[number], size: (typeof SIZES)[number]): Promise<string[]> {
+  async function overflowing(list: Iterable<[string, string]>, theme: (typeof THEMES)[number], size: { width: number; height: number }, shoot = true): Promise<string[]> {
     const wide: string[] = [];
     for (const [name, path] of list) {
-      const over = await visit(name, path, theme, size);
+      const over = await visit(name, path, theme, size, shoot);
       if (over > 0) wide.push(`${name} +${over}px`);
     }
     return wide;
@@ -143,6 +144,12 @@ describe.skipIf(skip !== null)(`layout of every screen (Chromium e2e)${skip ? ` 
       });
     }
   }
+
+  it(`every screen fits the smallest window Electron allows (${MIN_WINDOW.width}×${MIN_WINDOW.height})`, async () => {
+    expect(routes.size).toBe(18);
+    await useTheme('light');
+    expect(await overflowing(routes, 'light', MIN_WINDOW, false), 'screens wider than the window').toEqual([]);
+  });
 
   it('the router has no screen this check leaves out', () => {
     // The route names, read from the router's source (importing it needs Vue's compiler): all visited above, or welcome.
