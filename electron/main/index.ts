@@ -143,7 +143,7 @@ if (!app.requestSingleInstanceLock()) {
       const ok = details.url.startsWith('devtools://') || details.url.startsWith('data:') || allowNavigation(details.url, origin) || details.url.startsWith(new URL('.', origin.rendererUrl).href);
       callback({ cancel: !ok });
     });
-    ses.webRequest.onHeadersReceived((details, callback) => callback({ responseHeaders: { ...details.responseHeaders, ...securityHeaders() } }));
+    ses.webRequest.onHeadersReceived((details, callback) => callback({ responseHeaders: { ...details.responseHeaders, ...securityHeaders(devServerUrl ? process.env.SPYGLASS_DEV_STYLE_NONCE : undefined) } }));
 
     spyglass = createApp({
       dataDir: app.getPath('userData'),

@@ -121,10 +121,21 @@ export function isTrustedSender(sender: { frameUrl: string | null; isMainFrame: 
   return sender.isMainFrame && sender.frameUrl !== null && isAppUrl(sender.frameUrl, origin);
 }
 
+/**
+ * The CSP with a style nonce added, for `npm run dev` only: Vite's dev server injects every component's
+ * styles as <style> tags, each carrying the dev server's nonce (electron.vite.config.ts); the built app
+ * and `npm run web` link their styles as files and get CONTENT_SECURITY_POLICY unchanged.
+ */
+export function contentSecurityPolicy(devStyleNonce?: string): string {
+  if (!devStyleNonce) return CONTENT_SECURITY_POLICY;
+  if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(devStyleNonce)) throw new Error('a dev style nonce must be 16+ base64 characters');
+  return CONTENT_SECURITY_POLICY.replace("style-src 'self'", `style-src 'self' 'nonce-${devStyleNonce}'`);
+}
+
 /** Response headers added to every app response (file:// pages get the CSP via the <meta> too). */
-export function securityHeaders(): Record<string, string[]> {
+export function securityHeaders(devStyleNonce?: string): Record<string, string[]> {
   return {
-    'Content-Security-Policy': [CONTENT_SECURITY_POLICY],
+    'Content-Security-Policy': [contentSecurityPolicy(devStyleNonce)],
     'X-Content-Type-Options': ['nosniff'],
     'Referrer-Policy': ['no-referrer'],
     'Cross-Origin-Opener-Policy': ['same-origin'],

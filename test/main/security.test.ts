@@ -6,6 +6,7 @@ import {
   allowNavigation,
   allowPermission,
   CONTENT_SECURITY_POLICY,
+  contentSecurityPolicy,
   isTrustedSender,
   secureWebPreferences,
   securityHeaders,
@@ -53,6 +54,13 @@ describe('content security policy', () => {
       expect(values).not.toContain("'unsafe-eval'");
       expect(values.some((v) => v.startsWith('http') || v === '*')).toBe(false);
     }
+  });
+  it('npm run dev only: a style nonce is added to style-src and nothing else changes; no nonce, no change', () => {
+    const nonce = 'AAAAAAAAAAAAAAAAAAAAAAAA';
+    expect(contentSecurityPolicy()).toBe(CONTENT_SECURITY_POLICY);
+    expect(contentSecurityPolicy(nonce)).toBe(CONTENT_SECURITY_POLICY.replace("style-src 'self'", `style-src 'self' 'nonce-${nonce}'`));
+    expect(securityHeaders(nonce)['Content-Security-Policy']).toEqual([contentSecurityPolicy(nonce)]);
+    expect(() => contentSecurityPolicy("x' 'unsafe-inline")).toThrow(/nonce/);
   });
   it('is sent as a header and matches the meta tag of the page', () => {
     expect(securityHeaders()['Content-Security-Policy']).toEqual([CONTENT_SECURITY_POLICY]);
