@@ -22,6 +22,7 @@ import { BroadcastRpc } from './broadcast-rpc';
 import { FeeRpc } from './fee-rpc';
 import { BumpRpc } from './bump-rpc';
 import { PsbtRpc } from './psbt-rpc';
+import { psbtRoleMethods } from './psbt-roles-rpc';
 import { WalletRpc } from './wallet-rpc';
 import { WalletTxRpc } from './wallet-tx-rpc';
 import { arg, intArg, method, strArg } from './rpc-util';
@@ -181,6 +182,7 @@ export class DevnetNode {
       ...this.broadcastRpc.methods(),
       ...this.feeRpc.methods(),
       ...new PsbtRpc(this.network, this.coreVersion).methods(),
+      ...psbtRoleMethods(this.coreVersion),
     ];
   }
 }

@@ -108,7 +108,7 @@ describeWithBitcoind(
       expectOnlyDeliberate(await runner.run(policySteps()));
     });
 
-    it('PSBT creation on the same chain: createpsbt, converttopsbt, joinpsbts with their options and errors', async (ctx) => {
+    it('PSBT creation and roles on the same chain: createpsbt, converttopsbt, joinpsbts, combinepsbt, finalizepsbt, analyzepsbt with their options and errors', async (ctx) => {
       skipUnlessFresh(ctx);
       expectOnlyDeliberate(await runner.run(psbtSteps(node.devnetMode)));
     });

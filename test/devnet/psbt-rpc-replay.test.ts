@@ -54,3 +54,54 @@ describe.each(['31.99', '30'] as const)('createpsbt, converttopsbt, joinpsbts as
     await expect(rpc.call('createpsbt', params)).rejects.toMatchObject({ code: -1 });
   });
 });
+
+/**
+ * combinepsbt, finalizepsbt and analyzepsbt: stateless, so every recorded line of the spend file and of
+ * Core's own PSBT vectors (both answered by Core 31.99) comes back identical — status and body.
+ */
+describe('combinepsbt, finalizepsbt, analyzepsbt as Core 31.99', () => {
+  let devnet: Devnet;
+  let rpc: TestRpc;
+  beforeAll(async () => {
+    devnet = await startDevnet({ rpcUser: 'spy', rpcPassword: 'glass', scenario: 'empty', coreVersion: '31.99' });
+    rpc = new TestRpc(devnet.rpcUrl, 'spy', 'glass');
+  });
+  afterAll(async () => {
+    await devnet?.close();
+  });
+
+  it.each(['combinepsbt', 'finalizepsbt', 'analyzepsbt'])('%s: every recorded line, identical', async (group) => {
+    const recs = [...coreFileGroup('bitcoin-core-spend.jsonl', group), ...coreFileGroup('bitcoin-core-psbt-vectors.jsonl', group)];
+    expect(recs.length).toBeGreaterThan(group === 'analyzepsbt' ? 3 : 5);
+    for (const rec of recs) {
+      const reply = await rpc.raw(rec.request.path, rec.request.body);
+      expect(reply.status, rec.name).toBe(rec.response.status);
+      // the recording keeps the body as parsed JSON: compared as such, field order included
+      expect(order(JSON.parse(reply.text)), rec.name).toBe(order(rec.response.body));
+    }
+  });
+});
+
+describe('the PSBT roles as Core 30 (version 0 only)', () => {
+  let devnet: Devnet;
+  let rpc: TestRpc;
+  beforeAll(async () => {
+    devnet = await startDevnet({ rpcUser: 'spy', rpcPassword: 'glass', scenario: 'empty', coreVersion: '30' });
+    rpc = new TestRpc(devnet.rpcUrl, 'spy', 'glass');
+  });
+  afterAll(async () => {
+    await devnet?.close();
+  });
+
+  it('v0 PSBTs combine, finalize and analyze as recorded; a v2 PSBT is refused as v30 refuses it', async () => {
+    const v0 = coreFileGroup('bitcoin-core-spend.jsonl', 'combinepsbt').find((r) => r.name === 'two cosigners, psbt v0')!;
+    const params = (JSON.parse(v0.request.body) as { params: unknown[] }).params;
+    expect(await rpc.call('combinepsbt', params)).toBe((v0.response.body as { result: string }).result);
+    const v2 = coreFileGroup('bitcoin-core-spend.jsonl', 'combinepsbt').find((r) => r.name === 'two cosigners')!;
+    const v2params = (JSON.parse(v2.request.body) as { params: string[][] }).params;
+    await expect(rpc.call('combinepsbt', v2params)).rejects.toMatchObject({ code: -22, message: expect.stringMatching(/^TX decode failed/) });
+    await expect(rpc.call('analyzepsbt', [v2params[0]![0]])).rejects.toMatchObject({ code: -22 });
+    await expect(rpc.call('finalizepsbt', [v2params[0]![0]])).rejects.toMatchObject({ code: -22 });
+  });
+});
+

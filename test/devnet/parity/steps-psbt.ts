@@ -8,6 +8,7 @@ import { FIXED, MINER, spendMiner } from './keys';
 import { strict, type Step, type Vars } from './run';
 import { COINBASE } from './steps-chain';
 import type { CoreVersion } from '../../../devnet/core-version';
+import { coreFileGroup } from '../../fixtures';
 
 const TXID = 'a9cee9cd010d50e6ef39b84e2008d052fe1f7a2a93844d62565f1dd489b3e205';
 const TXID2 = 'a728a4e95b390544c2b0c2f3af67142c2dda337dea04b2a0ccf5edf1665b9bed';
@@ -67,6 +68,58 @@ export function psbtSteps(generation: CoreVersion): Step[] {
     ['empty', () => ['']],
   ] as const) {
     s.push(strict(`converttopsbt: ${what}`, 'converttopsbt', p));
+  }
+  s.push(...psbtRoleSteps());
+  return s;
+}
+
+/**
+ * combinepsbt, finalizepsbt and analyzepsbt (stateless, strict) on the PSBTs of the spend recordings
+ * (version 0 and 2: a v30 node refuses the v2 ones with its decode text) and on bad input.
+ */
+function psbtRoleSteps(): Step[] {
+  const s: Step[] = [];
+  const params = (group: string, name: string): unknown[] => {
+    const rec = coreFileGroup('bitcoin-core-spend.jsonl', group).find((r) => r.name === name);
+    if (!rec) throw new Error(`no recording ${group} / ${name}`);
+    return (JSON.parse(rec.request.body) as { params: unknown[] }).params;
+  };
+  const cosigners = params('combinepsbt', 'two cosigners') as [string[]];
+  const cosignersV0 = params('combinepsbt', 'two cosigners, psbt v0') as [string[]];
+  for (const [what, p] of [
+    ['two cosigners', cosigners],
+    ['two cosigners, version 0', cosignersV0],
+    ['version 0 and version 2 of one transaction', [[cosignersV0[0]![0], cosigners[0]![0]]]],
+    ['different transactions', params('combinepsbt', 'different transactions')],
+    ['one PSBT', [[cosigners[0]![0]]]],
+    ['an empty list', [[]]],
+    ['not base64', [['%%']]],
+    ['a number in the list', [[1]]],
+  ] as const) {
+    s.push(strict(`combinepsbt: ${what}`, 'combinepsbt', [...p]));
+  }
+  const combined = params('finalizepsbt', 'combined, extract')[0] as string;
+  const combinedV0 = params('finalizepsbt', 'combined v0, extract')[0] as string;
+  const half = params('finalizepsbt', 'one of two signatures (incomplete)')[0] as string;
+  for (const [what, p] of [
+    ['combined (extract by default)', [combined]],
+    ['combined, no extract', [combined, false]],
+    ['combined version 0', [combinedV0]],
+    ['one of two signatures', [half]],
+    ['not a PSBT', ['cHNidP8=']],
+    ['extract not a boolean', [combined, 'yes']],
+  ] as const) {
+    s.push(strict(`finalizepsbt: ${what}`, 'finalizepsbt', [...p]));
+  }
+  for (const [what, p] of [
+    ['unsigned vault', params('analyzepsbt', 'unsigned vault')],
+    ['one of two signatures', [half]],
+    ['ready to finalize', [combined]],
+    ['version 0, ready to finalize', [cosignersV0[0]![0]]],
+    ['no UTXO data', params('analyzepsbt', 'no utxo data')],
+    ['not base64', ['%%']],
+  ] as const) {
+    s.push(strict(`analyzepsbt: ${what}`, 'analyzepsbt', [...p]));
   }
   return s;
 }
