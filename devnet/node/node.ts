@@ -23,6 +23,7 @@ import { FeeRpc } from './fee-rpc';
 import { BumpRpc } from './bump-rpc';
 import { PsbtRpc } from './psbt-rpc';
 import { psbtRoleMethods } from './psbt-roles-rpc';
+import { psbtUpdateMethods } from './psbt-update-rpc';
 import { WalletRpc } from './wallet-rpc';
 import { WalletTxRpc } from './wallet-tx-rpc';
 import { arg, intArg, method, strArg } from './rpc-util';
@@ -183,6 +184,7 @@ export class DevnetNode {
       ...this.feeRpc.methods(),
       ...new PsbtRpc(this.network, this.coreVersion).methods(),
       ...psbtRoleMethods(this.coreVersion),
+      ...psbtUpdateMethods(this.chain, this.network, this.coreVersion),
     ];
   }
 }

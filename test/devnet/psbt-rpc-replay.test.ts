@@ -105,3 +105,40 @@ describe('the PSBT roles as Core 30 (version 0 only)', () => {
   });
 });
 
+
+/**
+ * utxoupdatepsbt on the devnet's own chain (its parity with real Core is in bitcoind-parity): a
+ * confirmed segwit coin comes in as witness_utxo, a coin paid by a mempool transaction as the whole
+ * previous transaction, an unknown coin gets nothing; a wallet descriptor adds the key origin.
+ */
+describe('utxoupdatepsbt on the devnet chain', () => {
+  let devnet: Devnet;
+  let rpc: TestRpc;
+  beforeAll(async () => {
+    devnet = await startDevnet({ rpcUser: 'spy', rpcPassword: 'glass', scenario: 'demo' });
+    rpc = new TestRpc(devnet.rpcUrl, 'spy', 'glass');
+  });
+  afterAll(async () => {
+    await devnet?.close();
+  });
+
+  type U = { txid: string; vout: number; address: string; confirmations: number; desc: string };
+  type D = { inputs: Array<{ witness_utxo?: unknown; non_witness_utxo?: { txid: string }; bip32_derivs?: unknown[] }> };
+
+  it('witness_utxo from the UTXO set, the previous transaction from the mempool, nothing for an unknown coin, key origins from a descriptor', async () => {
+    const coins = await rpc.call<U[]>('listunspent', [0], 'watch');
+    const confirmed = coins.find((c) => c.confirmations > 0 && c.address.startsWith('bcrt1q'))!;
+    const pending = coins.find((c) => c.confirmations === 0)!;
+    expect(confirmed && pending).toBeTruthy();
+    const psbt = await rpc.call<string>('createpsbt', [[confirmed, pending, { txid: 'ab'.repeat(32), vout: 0 }].map((c) => ({ txid: c.txid, vout: c.vout })), [{ data: '00' }]]);
+    const updated = await rpc.call<string>('utxoupdatepsbt', [psbt]);
+    const d = await rpc.call<D>('decodepsbt', [updated]);
+    expect(d.inputs[0]!.witness_utxo).toBeDefined();
+    expect(d.inputs[0]!.non_witness_utxo).toBeUndefined();
+    expect(d.inputs[1]!.non_witness_utxo?.txid).toBe(pending.txid);
+    expect(d.inputs[2]!.witness_utxo ?? d.inputs[2]!.non_witness_utxo).toBeUndefined();
+    const withDesc = await rpc.call<D>('decodepsbt', [await rpc.call<string>('utxoupdatepsbt', [psbt, [confirmed.desc]])]);
+    expect(withDesc.inputs[0]!.bip32_derivs).toHaveLength(1);
+    await expect(rpc.call('utxoupdatepsbt', [psbt, ['wpkh(nope)']])).rejects.toMatchObject({ code: -5 });
+  });
+});

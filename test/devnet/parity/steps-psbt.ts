@@ -4,7 +4,7 @@
  * of unsigned and signed transactions, joinpsbts' refusals and a join whose result cannot be
  * shuffled (one input from one PSBT, one output from the other).
  */
-import { FIXED, MINER, spendMiner } from './keys';
+import { FIXED, FIXED_ACCOUNT_TPUB, FIXED_XONLY_HEX, MINER, spendMiner } from './keys';
 import { strict, type Step, type Vars } from './run';
 import { COINBASE } from './steps-chain';
 import type { CoreVersion } from '../../../devnet/core-version';
@@ -70,6 +70,36 @@ export function psbtSteps(generation: CoreVersion): Step[] {
     s.push(strict(`converttopsbt: ${what}`, 'converttopsbt', p));
   }
   s.push(...psbtRoleSteps());
+  s.push(...utxoUpdateSteps());
+  return s;
+}
+
+/**
+ * utxoupdatepsbt on the same chain: a coinbase output (taproot, so witness_utxo), an unknown coin,
+ * the miner's key as tr() and as rawtr() descriptors (string and object, a range for a descriptor that
+ * is not ranged), a ranged descriptor with the default range, and the refusals.
+ */
+function utxoUpdateSteps(): Step[] {
+  const s: Step[] = [];
+  const save = (key: string) => (v: Vars, r: unknown): void => void (v[key] = r);
+  s.push(strict('createpsbt spending the coinbase of block 12 (to update)', 'createpsbt', (v) => [[{ txid: v.cb[12] ?? TXID, vout: 0 }, { txid: TXID2, vout: 3 }], [{ [FIXED.p2wpkh.address]: 1 }]], { save: save('updA') }));
+  const psbt = (v: Vars): string => String(v.updA ?? 'x');
+  for (const [what, p] of [
+    ['no descriptors', (v: Vars) => [psbt(v)]],
+    ['the miner key as tr()', (v: Vars) => [psbt(v), [`tr(${FIXED_XONLY_HEX})`]]],
+    ['rawtr() as an object with a range', (v: Vars) => [psbt(v), [{ desc: `rawtr(${FIXED_XONLY_HEX})`, range: 5 }]]],
+    ['a ranged descriptor, default range', (v: Vars) => [psbt(v), [`wpkh(${FIXED_ACCOUNT_TPUB}/0/*)`]]],
+    ['a ranged descriptor, range [2,4]', (v: Vars) => [psbt(v), [{ desc: `wpkh(${FIXED_ACCOUNT_TPUB}/0/*)`, range: [2, 4] }]]],
+    ['an invalid descriptor', (v: Vars) => [psbt(v), ['wpkh(nope)']]],
+    ['a bad checksum', (v: Vars) => [psbt(v), [`tr(${FIXED_XONLY_HEX})#aaaaaaaa`]]],
+    ['a number as scan object', (v: Vars) => [psbt(v), [5]]],
+    ['an object without desc', (v: Vars) => [psbt(v), [{ range: 1 }]]],
+    ['a range begin after end', (v: Vars) => [psbt(v), [{ desc: `wpkh(${FIXED_ACCOUNT_TPUB}/0/*)`, range: [4, 2] }]]],
+    ['descriptors not an array', (v: Vars) => [psbt(v), 'x']],
+    ['not base64', () => ['%%']],
+  ] as const) {
+    s.push(strict(`utxoupdatepsbt: ${what}`, 'utxoupdatepsbt', p));
+  }
   return s;
 }
 
