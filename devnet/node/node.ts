@@ -25,6 +25,7 @@ import { PsbtRpc } from './psbt-rpc';
 import { psbtRoleMethods } from './psbt-roles-rpc';
 import { psbtUpdateMethods } from './psbt-update-rpc';
 import { walletPsbtMethods } from './wallet-psbt-rpc';
+import { psbtBumpMethods } from './psbt-bump-rpc';
 import { WalletRpc } from './wallet-rpc';
 import { WalletTxRpc } from './wallet-tx-rpc';
 import { arg, intArg, method, strArg } from './rpc-util';
@@ -187,6 +188,7 @@ export class DevnetNode {
       ...psbtRoleMethods(this.coreVersion),
       ...psbtUpdateMethods(this.chain, this.network, this.coreVersion),
       ...walletPsbtMethods(this),
+      ...psbtBumpMethods(this),
     ];
   }
 }

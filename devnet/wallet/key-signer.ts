@@ -22,12 +22,6 @@ const HARDENED = 0x80000000;
 const XPRV = /([tx]prv[1-9A-HJ-NP-Za-km-z]{100,112})((?:\/[0-9]+[hH']?)*)(\/\*[hH']?)?/g;
 const WIF = /(?<![1-9A-HJ-NP-Za-km-z])[1-9A-HJ-NP-Za-km-z]{51,52}(?![1-9A-HJ-NP-Za-km-z])/g;
 
-function pathOf(text: string): number[] {
-  return text
-    .split('/')
-    .filter(Boolean)
-    .map((s) => (/[hH']$/.test(s) ? Number(s.slice(0, -1)) + HARDENED : Number(s)));
-}
 
 const toBig = (b: Uint8Array): bigint => BigInt(`0x${bytesToHex(b) || '0'}`);
 const to32 = (n: bigint): Uint8Array => Uint8Array.from(n.toString(16).padStart(64, '0').match(/../g)!.map((h) => parseInt(h, 16)));
