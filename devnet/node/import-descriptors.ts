@@ -89,11 +89,13 @@ function importOne(node: DevnetNode, w: Wallet, req: UValue, timestamp: number):
   const text = desc.toString();
   const addressType = active ? (ACTIVE_TYPES.find(([p]) => text.startsWith(p))?.[1] ?? null) : null;
   // Rescans the blocks from the timestamp on, and the mempool (as Core's wallet then knows it).
-  w.addDescriptor(desc, { active, internal, addressType, range, timestamp, label, rescan: false });
-  if (desc.isRange() && active) {
-    const wd = w.descriptors.find((d) => d.desc.toString() === text);
-    if (wd) wd.nextIndex = Math.max(wd.nextIndex, range[0]);
-  }
+  // A private descriptor keeps its text (listdescriptors true; the keys walletprocesspsbt signs with).
+  const privateText = desc.hasPrivateKeys ? strArg(descText, '') : undefined;
+  w.addDescriptor(desc, { active, internal, addressType, range, timestamp, label, rescan: false, privateText });
+  const wd = desc.isRange() ? w.descriptors.find((d) => d.desc.toString() === text) : undefined;
+  if (wd && active) wd.nextIndex = Math.max(wd.nextIndex, range[0]);
+  // AddWalletDescriptor tops the keypool up: the range reaches next_index + keypool − 1.
+  if (wd) w.topUp(wd);
   return warnings.length ? { success: true, warnings } : { success: true };
 }
 

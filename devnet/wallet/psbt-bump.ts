@@ -10,8 +10,10 @@
  * that cannot grind R (no private keys), 71 for one that can, 65-byte Schnorr (shared/bitcoin/
  * spend/size.ts) — taken from the change; change below its minimum viable amount goes to the fee.
  *
- * Where Core draws at random the devnet keeps one answer: the change stays at its place (Core puts
- * it at a random position), the inputs keep their order. Core may add inputs when the original's do
+ * The locktime is CreateTransaction's anti-fee-sniping one (the tip's height while the tip is
+ * current, else 0). Where Core draws at random the devnet keeps one answer: the change stays at its
+ * place (Core puts it at a random position), the inputs keep their order, the locktime is never
+ * moved back (Core does so one time in ten). Core may add inputs when the original's do
  * not pay the new fee; the devnet refuses then ("Insufficient funds").
  */
 import { inputKindFromScripts } from '../../shared/bitcoin/spend/kind';
@@ -22,6 +24,7 @@ import type { Chain } from '../chain/chain';
 import { formatMoney } from '../chain/chain';
 import { feeAt, MIN_RELAY_FEE } from '../chain/policy';
 import { isChange } from './accounting';
+import { antiFeeSnipingLocktime } from './spend';
 import { bumpPreconditions } from './bump';
 import { WalletError, type Wallet } from './wallet';
 
@@ -54,7 +57,7 @@ function vsizeOf(kinds: InputKind[], outs: readonly TxOut[], lowR: boolean): num
 
 export function psbtBump(w: Wallet, chain: Chain, txid: string, o: PsbtBumpOptions): PsbtBumpResult {
   if (o.outputs && o.originalChangeIndex !== null) {
-    throw new WalletError(-8, "The options 'outputs' and 'original_change_index' are incompatible. You can only either reduce the change, or add new outputs.");
+    throw new WalletError(-8, "The options 'outputs' and 'original_change_index' are incompatible. You can only either specify a new set of outputs, or designate a change output to be recycled.");
   }
   const wtx = w.txs.get(txid);
   if (!wtx) throw new WalletError(-5, 'Invalid or non-wallet transaction id');
@@ -98,7 +101,7 @@ export function psbtBump(w: Wallet, chain: Chain, txid: string, o: PsbtBumpOptio
   const sequence = o.replaceable ? 0xfffffffd : 0xfffffffe;
   const tx = (outs: TxOut[]): Tx => ({
     version: original.version,
-    locktime: original.locktime,
+    locktime: antiFeeSnipingLocktime(chain),
     vin: original.vin.map((i) => ({ prevTxid: i.txid, vout: i.vout, scriptSig: new Uint8Array(0), sequence, witness: [] })),
     vout: outs,
   });

@@ -78,7 +78,7 @@ function changeTypeFor(w: Wallet, outputs: ReadonlyArray<{ script: Uint8Array }>
  * node's clock) — Core then lowers it by a random 0–99 one time in ten, which the devnet does not —
  * and 0 when it is not.
  */
-function antiFeeSnipingLocktime(chain: Chain): number {
+export function antiFeeSnipingLocktime(chain: Chain): number {
   const tip = chain.tip();
   return tip.time >= chain.clock() - 8 * 60 * 60 ? tip.height : 0;
 }

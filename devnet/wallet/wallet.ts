@@ -212,7 +212,7 @@ export class Wallet {
    * Keeps `keypool` addresses derived past the next one (DescriptorScriptPubKeyMan::TopUp): the
    * range (inclusive) reaches nextIndex + keypool − 1.
    */
-  private topUp(d: WalletDescriptor): void {
+  topUp(d: WalletDescriptor): void {
     const end = d.nextIndex + this.keypool - 1;
     if (end <= d.rangeEnd) return;
     const from = d.rangeEnd + 1;

@@ -28,6 +28,7 @@ import { historySteps } from './parity/steps-history';
 import { policySteps } from './parity/steps-policy';
 import { feeSteps } from './parity/steps-fees';
 import { psbtSteps } from './parity/steps-psbt';
+import { walletPsbtSteps } from './parity/steps-wallet-psbt';
 
 const show = (s: string): string => JSON.stringify(s.length > 300 ? `${s.slice(0, 300)}…` : s);
 const fmt = (d: Difference): string => `  [${d.step}] ${d.path}\n      core:   ${show(d.core)}\n      devnet: ${show(d.devnet)}`;
@@ -126,6 +127,11 @@ describeWithBitcoind(
     it('wallet history and balances: transactions, lists, balances, received amounts, labels, rescans', async (ctx) => {
       skipUnlessFresh(ctx);
       expectOnlyDeliberate(await runner.run(historySteps()));
+    });
+
+    it('wallet PSBTs with the same keys on both nodes: walletprocesspsbt (filling and signing), descriptorprocesspsbt, utxoupdatepsbt, psbtbumpfee — byte-identical', async (ctx) => {
+      skipUnlessFresh(ctx);
+      expectOnlyDeliberate(await runner.run(walletPsbtSteps(node.devnetMode)));
     });
 
     it('every method the devnet serves was asked, with a result and with an error', (ctx) => {
