@@ -26,6 +26,7 @@ import { psbtRoleMethods } from './psbt-roles-rpc';
 import { psbtUpdateMethods } from './psbt-update-rpc';
 import { walletPsbtMethods } from './wallet-psbt-rpc';
 import { psbtBumpMethods } from './psbt-bump-rpc';
+import { psbtFundMethods } from './psbt-fund-rpc';
 import { WalletRpc } from './wallet-rpc';
 import { WalletTxRpc } from './wallet-tx-rpc';
 import { arg, intArg, method, strArg } from './rpc-util';
@@ -189,6 +190,7 @@ export class DevnetNode {
       ...psbtUpdateMethods(this.chain, this.network, this.coreVersion),
       ...walletPsbtMethods(this),
       ...psbtBumpMethods(this),
+      ...psbtFundMethods(this),
     ];
   }
 }

@@ -68,7 +68,7 @@ export function createTransaction(w: Wallet, chain: Chain, outputs: Output[], op
  * TransactionChangeType without -changetype, default address type bech32: taproot change when a
  * recipient is taproot, else bech32.
  */
-function changeTypeFor(w: Wallet, outputs: ReadonlyArray<{ script: Uint8Array }>): AddressType {
+export function changeTypeFor(w: Wallet, outputs: ReadonlyArray<{ script: Uint8Array }>): AddressType {
   const taproot = outputs.some((o) => o.script.length === 34 && o.script[0] === 0x51 && o.script[1] === 0x20);
   return taproot && w.hasActiveDescriptor('bech32m', true) ? 'bech32m' : 'bech32';
 }

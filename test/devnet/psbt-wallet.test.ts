@@ -150,6 +150,44 @@ describe('walletprocesspsbt, descriptorprocesspsbt and psbtbumpfee on the devnet
     expect(accept!.allowed).toBe(true);
   });
 
+  it('walletcreatefundedpsbt: with coin control, Core’s fees and change to the satoshi; automatic selection, the fields Core fills; its refusals', async () => {
+    type Funded = { psbt: string; fee: number; changepos: number };
+    const coinIn = (t: string): { txid: string; vout: number } => ({ txid: coin[t]!.txid, vout: coin[t]!.vout });
+    const exact: Array<[string, unknown[]]> = [
+      ['coin control, add_inputs false, change address', [[coinIn('p2sh-segwit'), coinIn('bech32')], [{ [s.recipient!]: 1 }], 0, { add_inputs: false, changeAddress: s.change, fee_rate: 3 }]],
+      ['coin control, psbt_version 0', [[coinIn('p2sh-segwit'), coinIn('bech32')], [{ [s.recipient!]: 1 }], 0, { add_inputs: false, changeAddress: s.change, fee_rate: 3 }, true, 2, 0]],
+      ['send all of two coins, no change', [[coinIn('legacy'), coinIn('p2sh-segwit')], [{ [s.recipient!]: 3 }], 0, { add_inputs: false, subtractFeeFromOutputs: [0], fee_rate: 2 }]],
+    ];
+    for (const [name, p] of exact) {
+      const got = await call<Funded>('walletcreatefundedpsbt', p, 'watch');
+      const want = body(rec('walletcreatefundedpsbt', name)).result as unknown as Funded;
+      expect({ ...got, psbt: undefined }, name).toEqual({ ...want, psbt: undefined });
+      const [dg, dw] = [await decode(got.psbt), await decode(want.psbt)];
+      expect(fields(dg), name).toBe(fields(dw));
+      expect(dg.outputs.map((o) => o.amount), name).toEqual(dw.outputs.map((o) => o.amount));
+    }
+    for (const name of ['auto coin selection, fee_rate 5', 'subtract fee from output', 'data output and locktime', 'fee rate too low', 'conf_target estimate']) {
+      const r = rec('walletcreatefundedpsbt', name);
+      const p = (JSON.parse(r.request.body) as { params: unknown[] }).params.map((x) => JSON.parse(JSON.stringify(x).replaceAll('bcrt1qlecyr8pnyxy0g0xyaek2uxa5p909xapzyc705p', s.recipient!)));
+      const got = await call<Funded>('walletcreatefundedpsbt', p, 'watch');
+      const want = body(r).result as unknown as Funded;
+      expect(Object.keys(got), name).toEqual(Object.keys(want));
+      const [dg, dw] = [await decode(got.psbt), await decode(want.psbt)];
+      expect(dg.outputs.length, name).toBe(dw.outputs.length);
+      expect(order(dg.inputs.map(shapeOf)).includes('bip32_derivs') || order(dg.inputs.map(shapeOf)).includes('taproot_bip32_derivs'), name).toBe(true);
+      expect(Math.round((got.fee / Number(dg.fee)) * 1e8), name).toBe(1e8);
+    }
+    const vault = rec('walletcreatefundedpsbt', 'vault auto');
+    const vp = (JSON.parse(vault.request.body) as { params: unknown[] }).params.map((x) => JSON.parse(JSON.stringify(x).replaceAll('bcrt1qlecyr8pnyxy0g0xyaek2uxa5p909xapzyc705p', s.recipient!)));
+    const vg = await call<Funded>('walletcreatefundedpsbt', vp, 'vault');
+    expect(fields(await decode(vg.psbt)).replace(/\{"amount"[^}]*\}/g, '')).toContain('witness_script');
+    const insufficient = rec('walletcreatefundedpsbt', 'insufficient funds');
+    await expect(call('walletcreatefundedpsbt', [[], [{ [s.recipient!]: 500 }], 0, {}], 'watch')).rejects.toMatchObject(body(insufficient).error!);
+    await expect(call('walletcreatefundedpsbt', [[coinIn('bech32')], [{ [s.recipient!]: 2 }], 0, { fee_rate: 1 }], 'watch')).rejects.toMatchObject({ code: -4, message: expect.stringMatching(/^The preselected coins total amount does not cover/) });
+    await expect(call('walletcreatefundedpsbt', [[], [{ [s.recipient!]: 1 }], 0, { speed: 1 }], 'watch')).rejects.toMatchObject({ code: -3, message: 'Unexpected key speed' });
+    await expect(call('walletcreatefundedpsbt', [[], [{ [s.recipient!]: 1 }], 0, { fee_rate: 1, conf_target: 2 }], 'watch')).rejects.toMatchObject({ code: -8 });
+  });
+
   it('psbtbumpfee on the watch-only wallet: the recorded payment’s fees exactly, a replacement hot can sign and the mempool takes', async () => {
     const psbt = await spend(['legacy', 'p2sh-segwit', 'bech32', 'bech32m']);
     const sent = await call<Processed>('walletprocesspsbt', [psbt], 'hot');
