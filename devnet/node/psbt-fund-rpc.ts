@@ -101,7 +101,14 @@ export function psbtFundMethods(node: DevnetNode): RpcMethodSpec[] {
         const changePosition = posV !== undefined ? getInt(posV) : null;
         const typeV = get('change_type');
         if (typeV !== undefined && changeAddressV !== undefined) throw new RpcError(-8, 'Cannot specify both change address and address type options');
-        let changeType = typeV !== undefined ? parseAddressType(typeV, 'bech32') : null;
+        let changeType = null;
+        if (typeV !== undefined) {
+          try {
+            changeType = parseAddressType(typeV, 'bech32');
+          } catch {
+            throw new RpcError(-5, `Unknown change type '${getStr(typeV)}'`);
+          }
+        }
         const replaceable = replaceableV !== undefined ? getBool(replaceableV) : true;
         // SetFeeEstimateMode (override_min_fee: a rate below the relay minimum is taken as asked).
         const rateV = get('fee_rate');
@@ -128,19 +135,20 @@ export function psbtFundMethods(node: DevnetNode): RpcMethodSpec[] {
         const subtractFeeFrom: number[] = [];
         for (const p of sffoV && sffoV.t === 'arr' ? sffoV.v : []) {
           const n = getInt(p);
-          if (subtractFeeFrom.includes(n)) throw new RpcError(-8, `Invalid parameter, duplicated position: ${n}`);
-          if (n < 0) throw new RpcError(-8, `Invalid parameter, negative position: ${n}`);
-          if (n >= tx.vout.length) throw new RpcError(-8, `Invalid parameter, position too large: ${n}`);
+          if (subtractFeeFrom.includes(n)) throw new RpcError(-8, `Invalid parameter 'subtract fee from output', duplicated position: ${n}`);
+          if (n < 0) throw new RpcError(-8, `Invalid parameter 'subtract fee from output', negative position: ${n}`);
+          if (n >= tx.vout.length) throw new RpcError(-8, `Invalid parameter 'subtract fee from output', position too large: ${n}`);
           subtractFeeFrom.push(n);
         }
         if (changePosition !== null && (changePosition < 0 || changePosition > tx.vout.length)) throw new RpcError(-8, 'changePosition out of bounds');
         const bip32derivs = boolArg(a[4], true);
         const version = current ? psbtVersionArg(a[6]) : 0;
-        let change: { script: Uint8Array; take(): void };
-        if (changeScript) change = { script: changeScript, take: () => undefined };
+        let change: { script: Uint8Array };
+        let own: ReturnType<typeof w.peekAddress> | null = null;
+        if (changeScript) change = { script: changeScript };
         else {
           changeType ??= changeTypeFor(w, tx.vout);
-          change = w.peekAddress(changeType, true);
+          change = own = w.peekAddress(changeType, true);
         }
         const funded = fundTransaction(w, node.chain, {
           inputs: tx.vin.map((i) => ({ txid: i.prevTxid, vout: i.vout, sequence: i.sequence })),
@@ -155,6 +163,12 @@ export function psbtFundMethods(node: DevnetNode): RpcMethodSpec[] {
           subtractFeeFrom,
           discardFeeRate: discardRate(node),
         });
+        // The reserved change address is kept (KeepDestination); without change, CreateTransaction's
+        // second attempt (avoid partial spends) reserves and keeps one more.
+        if (own) {
+          own.take();
+          if (funded.changePos < 0 && changeType) w.nextAddress(changeType, true);
+        }
         const filled = fillWalletPsbt(w, blankPsbt(funded.tx, version, node.coreVersion), { sign: false, sighashType: undefined, bip32Derivs: bip32derivs, finalize: true });
         if (!filled.ok) throw psbtRpcError(filled.error);
         return { psbt: encodeBase64(serializePsbt(filled.psbt)), fee: btcJson(funded.fee), changepos: funded.changePos };

@@ -31,7 +31,7 @@ export interface FundRequest {
   /** sat/kvB. */
   feeRate: bigint;
   addInputs: boolean;
-  change: { script: Uint8Array; take(): void };
+  change: { script: Uint8Array };
   changePosition: number | null;
   subtractFeeFrom: number[];
   /** -discardfee as the estimator tempers it (GetDiscardRate), sat/kvB. */
@@ -163,7 +163,6 @@ export function fundTransaction(w: Wallet, chain: Chain, r: FundRequest): Funded
     changePos = r.changePosition ?? outs.length;
     if (changePos > outs.length) throw new WalletError(-8, 'Transaction change output index out of range');
     outs.splice(changePos, 0, { script: r.change.script, value: change });
-    r.change.take();
   }
   // Presets first, in the order given, then what selection added.
   const presetKeys = r.inputs.map((i) => `${i.txid}:${i.vout}`);

@@ -4,8 +4,9 @@
  * and the same coins (a miner coinbase paid to pk's four address kinds), so every reply must be
  * byte-identical: walletprocesspsbt filling (pw) and signing (pk: ECDSA ground to a low R, Schnorr
  * with aux zero), descriptorprocesspsbt with public and private descriptors, utxoupdatepsbt with the
- * wallet's descriptors, psbtbumpfee of a payment to pk's own change (one output: Core's random
- * change position plays no part), and the refusals of each.
+ * wallet's descriptors, walletcreatefundedpsbt with coin control (the change position given, or no
+ * change), psbtbumpfee of a payment to pk's own change (one output: Core's random change position
+ * plays no part), and the refusals of each.
  */
 import { addChecksum } from '../../../shared/bitcoin/descriptor-checksum';
 import type { CoreVersion } from '../../../devnet/core-version';
@@ -109,6 +110,40 @@ export function walletPsbtSteps(generation: CoreVersion): Step[] {
   }
   s.push(strict('utxoupdatepsbt with pk’s public descriptors', 'utxoupdatepsbt', (v) => [v.psbt4, pubs(v)]));
   s.push(strict('utxoupdatepsbt with pk’s private descriptors', 'utxoupdatepsbt', (v) => [v.psbt4, privs]));
+
+  // walletcreatefundedpsbt with coin control (Core's automatic selection and change position are
+  // random: the change position is given, or there is no change).
+  const coinAt = (v: Vars, i: number): { txid: string; vout: number } => ({ txid: String(v.pkFund), vout: i });
+  const pay = (amount: number): Array<Record<string, number>> => [{ [OTHER_MINER.address]: amount }];
+  for (const [what, p] of [
+    ['two coins, change address at 1', (v: Vars) => [[coinAt(v, 0), coinAt(v, 1)], pay(0.6), 0, { add_inputs: false, changeAddress: v.pkChange, changePosition: 1, fee_rate: 3 }]],
+    ['two coins, psbt_version 0', (v: Vars) => v0([[coinAt(v, 0), coinAt(v, 1)], pay(0.6), 0, { add_inputs: false, changeAddress: v.pkChange, changePosition: 1, fee_rate: 3 }, true, 2])],
+    ['the wallet’s own change (bech32m for a taproot payee)', (v: Vars) => [[coinAt(v, 0)], pay(0.1), 0, { add_inputs: false, changePosition: 1, fee_rate: 1 }]],
+    ['change_type bech32, bip32derivs false', (v: Vars) => [[coinAt(v, 2)], pay(0.1), 0, { add_inputs: false, changePosition: 0, change_type: 'bech32', fee_rate: 2 }, false]],
+    ['all of a taproot coin, fee from the amount', (v: Vars) => [[coinAt(v, 3)], pay(0.5), 0, { add_inputs: false, subtractFeeFromOutputs: [0], fee_rate: 2 }]],
+    ['fee from the amount, change at 0', (v: Vars) => [[coinAt(v, 1)], pay(0.2), 0, { add_inputs: false, subtractFeeFromOutputs: [0], changePosition: 0, fee_rate: 4 }]],
+    ['a data output, locktime, not replaceable', (v: Vars) => [[coinAt(v, 0)], [...pay(0.1), { data: 'cafe' }], 160, { add_inputs: false, changePosition: 2, fee_rate: 6, replaceable: false }]],
+    ['a fee rate below the relay minimum', (v: Vars) => [[coinAt(v, 2)], pay(0.1), 0, { add_inputs: false, changePosition: 1, fee_rate: 0.01 }]],
+    ['insufficient funds', () => [[], pay(500), 0, {}]],
+    ['the preset coins do not pay', (v: Vars) => [[coinAt(v, 0)], pay(2), 0, { fee_rate: 1 }]],
+    ['an unknown option', () => [[], pay(0.1), 0, { speed: 1 }]],
+    ['fee_rate and conf_target', () => [[], pay(0.1), 0, { fee_rate: 1, conf_target: 2 }]],
+    ['an invalid change address', () => [[], pay(0.1), 0, { changeAddress: 'nope' }]],
+    ['change address and change type', (v: Vars) => [[], pay(0.1), 0, { changeAddress: v.pkChange, change_type: 'bech32' }]],
+    ['an unknown change type', () => [[], pay(0.1), 0, { change_type: 'p2pk' }]],
+    ['changePosition out of bounds', (v: Vars) => [[coinAt(v, 0)], pay(0.1), 0, { add_inputs: false, changePosition: 5 }]],
+    ['a position twice in subtractFeeFromOutputs', (v: Vars) => [[coinAt(v, 0)], pay(0.1), 0, { add_inputs: false, subtractFeeFromOutputs: [0, 0] }]],
+    ['a position past the outputs', (v: Vars) => [[coinAt(v, 0)], pay(0.1), 0, { add_inputs: false, subtractFeeFromOutputs: [3] }]],
+    ['an invalid payee', () => [[], [{ nope: 1 }]]],
+    ['no outputs argument', () => [[]]],
+  ] as const) {
+    s.push(strict(`walletcreatefundedpsbt pw: ${what}`, 'walletcreatefundedpsbt', p, at('pw')));
+  }
+  if (current) s.push(strict('walletcreatefundedpsbt pw: psbt_version 1', 'walletcreatefundedpsbt', (v) => [[coinAt(v, 0)], pay(0.1), 0, { add_inputs: false }, true, 2, 1], at('pw')));
+  s.push(strict('walletcreatefundedpsbt pk: two coins (71-byte signatures)', 'walletcreatefundedpsbt', (v) => [[coinAt(v, 0), coinAt(v, 1)], pay(0.6), 0, { add_inputs: false, changeAddress: v.pkChange, changePosition: 1, fee_rate: 3 }], at('pk')));
+  s.push(strict('walletcreatefundedpsbt: several wallets, none named', 'walletcreatefundedpsbt', [[], pay(0.1)]));
+  // A funding keeps the change address it reserved — two when there is no change (Core's second, avoid-partial-spends attempt).
+  for (const t of ['bech32m', 'bech32']) s.push(strict(`getrawchangeaddress pw ${t} after the fundings`, 'getrawchangeaddress', [t], at('pw')));
 
   // psbtbumpfee: pk pays its own change (one output, fee 500 sat), bumped by pw and by pk — with the
   // clock 9 hours past the tip, where anti-fee-sniping leaves the locktime at 0 (Core moves it back
