@@ -142,7 +142,6 @@ export function psbtFundMethods(node: DevnetNode): RpcMethodSpec[] {
         }
         if (changePosition !== null && (changePosition < 0 || changePosition > tx.vout.length)) throw new RpcError(-8, 'changePosition out of bounds');
         const bip32derivs = boolArg(a[4], true);
-        const version = current ? psbtVersionArg(a[6]) : 0;
         let change: { script: Uint8Array };
         let own: ReturnType<typeof w.peekAddress> | null = null;
         if (changeScript) change = { script: changeScript };
@@ -169,6 +168,8 @@ export function psbtFundMethods(node: DevnetNode): RpcMethodSpec[] {
           own.take();
           if (funded.changePos < 0 && changeType) w.nextAddress(changeType, true);
         }
+        // Read after funding, as Core reads it (a refused version has used the change address up).
+        const version = current ? psbtVersionArg(a[6]) : 0;
         const filled = fillWalletPsbt(w, blankPsbt(funded.tx, version, node.coreVersion), { sign: false, sighashType: undefined, bip32Derivs: bip32derivs, finalize: true });
         if (!filled.ok) throw psbtRpcError(filled.error);
         return { psbt: encodeBase64(serializePsbt(filled.psbt)), fee: btcJson(funded.fee), changepos: funded.changePos };
