@@ -24,6 +24,8 @@ import { BumpRpc } from './bump-rpc';
 import { PsbtRpc } from './psbt-rpc';
 import { psbtRoleMethods } from './psbt-roles-rpc';
 import { psbtUpdateMethods } from './psbt-update-rpc';
+import { walletPsbtMethods } from './wallet-psbt-rpc';
+import { psbtBumpMethods } from './psbt-bump-rpc';
 import { WalletRpc } from './wallet-rpc';
 import { WalletTxRpc } from './wallet-tx-rpc';
 import { arg, intArg, method, strArg } from './rpc-util';
@@ -185,6 +187,8 @@ export class DevnetNode {
       ...new PsbtRpc(this.network, this.coreVersion).methods(),
       ...psbtRoleMethods(this.coreVersion),
       ...psbtUpdateMethods(this.chain, this.network, this.coreVersion),
+      ...walletPsbtMethods(this),
+      ...psbtBumpMethods(this),
     ];
   }
 }

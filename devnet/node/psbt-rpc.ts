@@ -18,6 +18,26 @@ import { arg, method } from './rpc-util';
 
 const compact = (n: number): number[] => (n < 0xfd ? [n] : n <= 0xffff ? [0xfd, n & 0xff, n >> 8] : [0xfe, n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, n >>> 24]);
 
+/** `psbt_version` (2 by default; only 2 or 0). */
+export function psbtVersionArg(v: UValue | undefined): 0 | 2 {
+  if (v === undefined || v.t === 'null') return 2;
+  const n = getInt(v, 'uint32');
+  if (n !== 0 && n !== 2) throw new RpcError(-8, 'The PSBT version can only be 2 or 0');
+  return n;
+}
+
+/** PartiallySignedTransaction(tx, version): the unsigned transaction in a PSBT with empty maps. */
+export function blankPsbt(tx: Tx, version: 0 | 2, coreVersion: CoreVersion): Psbt {
+  const raw = serializeTx(tx, { witness: false });
+  const bytes = Uint8Array.from([0x70, 0x73, 0x62, 0x74, 0xff, 0x01, 0x00, ...compact(raw.length), ...raw, 0x00, ...tx.vin.map(() => 0), ...tx.vout.map(() => 0)]);
+  const parsed = parsePsbt(bytes, { coreVersion: psbtGeneration(coreVersion) });
+  if (!parsed.ok) throw new Error(`blank PSBT did not parse: ${parsed.message}`);
+  if (version === 0) return parsed.psbt;
+  const v2 = convertPsbt(parsed.psbt, 2);
+  if (!v2.ok) throw new Error(`blank PSBT did not convert: ${v2.message}`);
+  return v2.psbt;
+}
+
 export class PsbtRpc {
   constructor(
     private readonly network: Network,
@@ -28,24 +48,12 @@ export class PsbtRpc {
     return this.coreVersion !== '30';
   }
 
-  /** `psbt_version` (2 by default; only 2 or 0). */
   private psbtVersion(v: UValue | undefined): 0 | 2 {
-    if (v === undefined) return 2;
-    const n = getInt(v, 'uint32');
-    if (n !== 0 && n !== 2) throw new RpcError(-8, 'The PSBT version can only be 2 or 0');
-    return n;
+    return psbtVersionArg(v);
   }
 
-  /** PartiallySignedTransaction(tx, version): the unsigned transaction in a PSBT with empty maps, as base64. */
   private blank(tx: Tx, version: 0 | 2): string {
-    const raw = serializeTx(tx, { witness: false });
-    const bytes = Uint8Array.from([0x70, 0x73, 0x62, 0x74, 0xff, 0x01, 0x00, ...compact(raw.length), ...raw, 0x00, ...tx.vin.map(() => 0), ...tx.vout.map(() => 0)]);
-    if (version === 0) return encodeBase64(bytes);
-    const parsed = parsePsbt(bytes, { coreVersion: psbtGeneration(this.coreVersion) });
-    if (!parsed.ok) throw new Error(`blank PSBT did not parse: ${parsed.message}`);
-    const v2 = convertPsbt(parsed.psbt, 2);
-    if (!v2.ok) throw new Error(`blank PSBT did not convert: ${v2.message}`);
-    return encodeBase64(serializePsbt(v2.psbt));
+    return encodeBase64(serializePsbt(blankPsbt(tx, version, this.coreVersion)));
   }
 
   createPsbt(a: (UValue | undefined)[]): string {

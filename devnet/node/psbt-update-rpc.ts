@@ -1,79 +1,68 @@
 /**
- * utxoupdatepsbt (rpc/rawtransaction.cpp ProcessPSBT, as the node answers it): an input without a
- * non_witness_utxo gets its previous transaction from the mempool (the devnet, like a node without
- * -txindex, finds no confirmed one), else its coin from the UTXO set seen through the mempool as
- * witness_utxo when that output is segwit; then what the given descriptors (strings or {desc, range},
- * EvalDescriptorStringOrObject: range 0–1000 by default, 0 for a descriptor that is not ranged) tell
- * about each input and output. The offline half is shared/bitcoin/psbt's utxoUpdatePsbt.
+ * The node's PSBT updaters over descriptors (rpc/rawtransaction.cpp ProcessPSBT):
+ * - utxoupdatepsbt(psbt, descriptors): previous transactions and coins (psbt-process.ts), then what
+ *   the descriptors tell about each input and output — no signing, no sighash, no finalizing;
+ * - descriptorprocesspsbt(psbt, descriptors, sighashtype, bip32derivs, finalize): the same, then
+ *   signed with the private keys the descriptors hold (expand_priv; key-signer.ts), origins hidden
+ *   when bip32derivs is false, inputs finalized when asked; `complete` when every input is final,
+ *   with the extracted transaction's hex.
+ * Descriptors are strings or {desc, range} (EvalDescriptorStringOrObject); the offline half is
+ * shared/bitcoin/psbt's utxoUpdatePsbt.
  */
-import { toPlain, type UValue } from '../../shared/json';
 import type { Network } from '../../shared/bitcoin/networks';
-import { parseDescriptor, parseDescriptorRange } from '../../shared/bitcoin/descriptor';
-import { parseTx, type ParsedTx, type TxOut } from '../../shared/bitcoin/tx';
-import { decodeBase64Core, encodeBase64, parsePsbt, serializePsbt, utxoUpdatePsbt, WatchOnlyWallet, type WalletDescriptor } from '../../shared/bitcoin/psbt';
+import { encodeBase64, serializePsbt, utxoUpdatePsbt, watchOnlyWallet, type ProcessOptions, type WatchOnlyWallet } from '../../shared/bitcoin/psbt';
 import type { Chain } from '../chain/chain';
 import { RpcError, type RpcMethodSpec } from '../rpc/types';
-import { expectType, getStr } from '../rpc/args';
+import { expectType } from '../rpc/args';
+import type { UValue } from '../../shared/json';
 import { psbtGeneration, type CoreVersion } from '../core-version';
-import { arg, descriptorCall, method } from './rpc-util';
-
-/** EvalDescriptorStringOrObject's reading of one scan object, as a wallet descriptor with its range. */
-function scanObject(v: UValue, network: Network): WalletDescriptor {
-  let desc: string;
-  let range: [number, number] = [0, 1000];
-  if (v.t === 'str') desc = v.v;
-  else if (v.t === 'obj') {
-    const at = (k: string): UValue | undefined => v.v[v.k.indexOf(k)];
-    const d = v.k.includes('desc') ? at('desc') : undefined;
-    if (!d || d.t === 'null') throw new RpcError(-8, 'Descriptor needs to be provided in scan object');
-    desc = getStr(d);
-    const r = v.k.includes('range') ? at('range') : undefined;
-    if (r && r.t !== 'null') range = descriptorCall(() => parseDescriptorRange(toPlain(r)));
-  } else throw new RpcError(-8, 'Scan object needs to be either a string or an object');
-  let ranged: boolean;
-  try {
-    ranged = parseDescriptor(desc, network).isRange();
-  } catch (e) {
-    throw new RpcError(-5, (e as Error).message);
-  }
-  return ranged ? { desc, range } : { desc };
-}
+import { DescriptorKeys } from '../wallet/key-signer';
+import { allInputsFinal, parseSighash, processResult, processSources, psbtRpcError, readPsbt, scanObject, type ScanDescriptor } from './psbt-process';
+import { arg, boolArg, method } from './rpc-util';
+import { PSBT_HELP } from './psbt-help';
 
 export function psbtUpdateMethods(chain: Chain, network: Network, coreVersion: CoreVersion): RpcMethodSpec[] {
-  const opts = { coreVersion: psbtGeneration(coreVersion) };
+  const generation = psbtGeneration(coreVersion);
+  const descriptorsOf = (v: UValue | undefined): ScanDescriptor[] => (v && v.t !== 'null' ? expectType(v, 'arr').v.map((d) => scanObject(d, network)) : []);
+  const walletOf = (descs: ScanDescriptor[]): WatchOnlyWallet | null => {
+    if (descs.length === 0) return null;
+    try {
+      // kept between calls (the last 8): its merged provider derives every index of every range
+      return watchOnlyWallet(
+        descs.map((d) => (d.range ? { desc: d.publicText, range: d.range } : { desc: d.publicText })),
+        network,
+      );
+    } catch (e) {
+      throw new RpcError(-5, (e as Error).message.replace(/^descriptor \d+: /, ''));
+    }
+  };
+  const process = (psbtArg: UValue | undefined, descs: ScanDescriptor[], opts: ProcessOptions) => {
+    const psbt = readPsbt(psbtArg, generation);
+    const r = utxoUpdatePsbt(psbt, walletOf(descs), processSources(chain, psbt), opts);
+    if (!r.ok) throw psbtRpcError(r.error);
+    return r.psbt;
+  };
   return [
-    method('utxoupdatepsbt', [arg('psbt', 'str', true), arg('descriptors', 'arr')], ([psbt, descriptors]) => {
-      const bytes = decodeBase64Core(getStr(psbt));
-      if (!bytes) throw new RpcError(-22, 'TX decode failed invalid base64');
-      const parsed = parsePsbt(bytes, opts);
-      if (!parsed.ok) throw new RpcError(-22, parsed.message);
-      const descs = descriptors && descriptors.t !== 'null' ? expectType(descriptors, 'arr').v.map((d) => scanObject(d, network)) : [];
-      let wallet: WatchOnlyWallet | null = null;
-      if (descs.length > 0) {
-        try {
-          wallet = new WatchOnlyWallet(descs, network);
-        } catch (e) {
-          throw new RpcError(-5, (e as Error).message);
-        }
-      }
-      const txs = new Map<string, ParsedTx>();
-      const coins = new Map<string, TxOut>();
-      const pool = new Map(chain.mempoolTxs().map((t) => [t.txid, t]));
-      for (const input of parsed.psbt.inputs) {
-        if (input.nonWitnessUtxo) continue;
-        const t = pool.get(input.prevTxid);
-        if (t) {
-          txs.set(t.txid, parseTx(t.raw));
-          continue;
-        }
-        // the UTXO set through the mempool (CCoinsViewMemPool): unspent in the chain, or a mempool output
-        const o = chain.output(input.prevTxid, input.vout);
-        if (!o || o.height === 0 || chain.spenders(input.prevTxid, input.vout).some((s) => s.confirmed)) continue;
-        coins.set(`${input.prevTxid}:${input.vout}`, { value: o.value, script: o.script });
-      }
-      const r = utxoUpdatePsbt(parsed.psbt, wallet, { txs, coins });
-      if (!r.ok) throw new RpcError(-22, r.error);
-      return encodeBase64(serializePsbt(r.psbt));
-    }),
+    method(
+      'utxoupdatepsbt',
+      [arg('psbt', 'str', true), arg('descriptors', 'arr')],
+      ([psbt, descriptors]) => encodeBase64(serializePsbt(process(psbt, descriptorsOf(descriptors), {}))),
+    ),
+    method(
+      'descriptorprocesspsbt',
+      [arg('psbt', 'str', true), arg('descriptors', 'arr', true), arg('sighashtype', 'str'), arg('bip32derivs', 'bool'), arg('finalize', 'bool')],
+      ([psbt, descriptors, sighash, bip32derivs, finalize]) => {
+        const descs = expectType(descriptors, 'arr').v.map((d) => scanObject(d, network));
+        const sighashType = parseSighash(sighash);
+        const hideOrigins = !boolArg(bip32derivs, true);
+        const keys = new DescriptorKeys(
+          descs.map((d) => ({ text: d.text, range: d.range ?? [0, 0] })),
+          network,
+        );
+        const p = process(psbt, descs, { sighashType, hideOrigins, finalize: boolArg(finalize, true), signer: keys.size > 0 ? keys : undefined });
+        return processResult(p, allInputsFinal(p));
+      },
+      PSBT_HELP.descriptorprocesspsbt,
+    ),
   ];
 }

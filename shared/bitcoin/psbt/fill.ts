@@ -27,6 +27,7 @@ import {
   signPsbtInput,
   updatePsbtOutput,
 } from './sign-input';
+import type { KeySigner } from './signer';
 import type { Psbt } from './types';
 import { WalletDescriptorError, WatchOnlyWallet, type WalletDescriptor } from './wallet-index';
 
@@ -46,6 +47,8 @@ export interface FillOptions {
   sighashType?: number | null;
   /** walletprocesspsbt's finalize (default false). A watch-only wallet finalizes only inputs already fully signed. */
   finalize?: boolean;
+  /** The keys of a wallet that holds them (a node's; signer.ts): its signatures are added. Spyglass passes none. */
+  signer?: KeySigner;
 }
 
 export type FillResult = { ok: true; psbt: Psbt; complete: boolean } | { ok: false; error: string };
@@ -111,7 +114,7 @@ export function fillPsbt(psbt: Psbt, wallet: WatchOnlyWallet, prevTxs: ReadonlyM
         script = out.script;
       } else continue;
       const sighashType = opts.sighashType === null ? undefined : (opts.sighashType ?? SIGHASH_DEFAULT);
-      const res = signPsbtInput(provider(script), p, i, pre, { sighashType, finalize: opts.finalize ?? false });
+      const res = signPsbtInput(provider(script), p, i, pre, { sighashType, finalize: opts.finalize ?? false, signer: opts.signer });
       if (res !== 'OK' && res !== 'INCOMPLETE') {
         const why = res === 'SIGHASH_MISMATCH' ? `input ${i} asks for sighash type ${p.inputs[i]!.sighash ?? 'DEFAULT'} or carries signatures of another type` : `input ${i}`;
         return { ok: false, error: `${PSBT_ERROR_TEXT[res]} (${why})` };

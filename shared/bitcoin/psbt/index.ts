@@ -67,7 +67,8 @@ import { decodePsbtJson, type DecodePsbtJsonResult } from './decode-json';
 export function decodePsbtJsonV30(base64: string, network: Network): DecodePsbtJsonResult {
   return decodePsbtJson(base64, network, { coreVersion: 30 });
 }
-export { utxoUpdatePsbt, type UtxoSources, type UtxoUpdateResult } from './utxo-update';
+export { utxoUpdatePsbt, type ProcessOptions, type UtxoSources, type UtxoUpdateResult } from './utxo-update';
+export { signingCreator, type KeySigner } from './signer';
 export { combinePsbts, combinePsbtsBase64, uniqueId, type CombineBase64Result, type CombineOptions, type CombineResult } from './combine';
 export { describeProblem, verifyPsbtSignatures, type SignatureCheck, type SignatureKind, type VerifyReport } from './verify';
 export { exportSignatureVerdicts, seedSignatureVerdicts, type SignatureVerdicts } from './checker';

@@ -28,7 +28,11 @@ export interface Creator {
   readonly checker: Checker;
   /** A signature for a key not yet signed for, or null (CreateSig failed). */
   createSig(pubkey: Uint8Array, scriptCode: Uint8Array, sv: SigVersion): Uint8Array | null;
-  createSchnorrSig(xonly: Uint8Array | undefined, sv: SigVersion): Uint8Array | null;
+  /**
+   * A key path signature by `xonly`: `merkleRoot` null or 32 bytes signs as the internal key
+   * (tweaked), undefined as the output key itself.
+   */
+  createSchnorrSig(xonly: Uint8Array | undefined, sv: SigVersion, merkleRoot?: Uint8Array | null): Uint8Array | null;
 }
 
 /** MutableTransactionSignatureCreator with a provider that hides every secret: no new signature. */
@@ -149,7 +153,7 @@ function signTaproot(provider: SolvingProvider, creator: Creator, output: Uint8A
   const oo = provider.getKeyOriginByXOnly(outHex);
   if (oo && !sd.tapMiscPubkeys.has(outHex)) sd.tapMiscPubkeys.set(outHex, { leafHashes: [], origin: oo });
   if (!sd.tapKeySig || sd.tapKeySig.length === 0) {
-    const s = creator.createSchnorrSig(sd.internalKey, 'taproot');
+    const s = creator.createSchnorrSig(sd.internalKey, 'taproot', sd.merkleRoot ?? null);
     if (s) sd.tapKeySig = s;
   }
   if (!sd.tapKeySig || sd.tapKeySig.length === 0) {

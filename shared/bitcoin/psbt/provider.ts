@@ -80,6 +80,14 @@ export class FlatProvider implements SolvingProvider {
     if (!this.pubkeys.has(id)) this.pubkeys.set(id, Uint8Array.of(2, ...xonly));
   }
 
+  /** FlatSigningProvider::Merge: what this provider lacks is taken from `o`; entries already here stay. */
+  merge(o: FlatProvider): void {
+    for (const { pubkey, origin } of o.origins.values()) this.addKey(pubkey, origin);
+    for (const [id, pk] of o.pubkeys) if (!this.pubkeys.has(id)) this.pubkeys.set(id, pk);
+    for (const [id, sc] of o.scripts) if (!this.scripts.has(id)) this.scripts.set(id, sc);
+    for (const [k, t] of o.trees) if (!this.trees.has(k)) this.trees.set(k, t);
+  }
+
   addScript(script: Uint8Array): void {
     const id = hexOf(hash160(script));
     if (!this.scripts.has(id)) this.scripts.set(id, script);

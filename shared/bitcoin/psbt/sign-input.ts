@@ -10,6 +10,7 @@ import { TxChecker } from './checker';
 import { verifyScript } from './interp';
 import { DUMMY_CREATOR, keylessCreator, produceSignature, type Creator } from './produce';
 import type { SolvingProvider } from './provider';
+import { signingCreator, type KeySigner } from './signer';
 import { SIGHASH_ALL, SIGHASH_ANYONECANPAY, SIGHASH_DEFAULT, SighashData } from './sighash';
 import { applyToInput, applyToOutput, inputSigData, isFinalInput, outputSigData, type SigData } from './sigdata';
 import { unsignedTxOf } from './serialize';
@@ -72,6 +73,8 @@ export interface SignInputOptions {
   /** The sighash type asked for (undefined: the PSBT's, else DEFAULT for taproot and ALL otherwise). */
   sighashType?: number;
   finalize: boolean;
+  /** The keys to sign with (signer.ts; a node's wallet): without one, nothing new is signed. */
+  signer?: KeySigner;
 }
 
 const isTaproot = (s: Uint8Array): boolean => s.length === 34 && s[0] === 0x51 && s[1] === 0x20;
@@ -112,7 +115,8 @@ export function signPsbtInput(provider: SolvingProvider, p: Psbt, index: number,
   }
 
   sd.witness = false;
-  const creator: Creator = data ? keylessCreator(new TxChecker(tx, index, utxo.value, data)) : DUMMY_CREATOR;
+  const checker = data ? new TxChecker(tx, index, utxo.value, data) : null;
+  const creator: Creator = checker ? (opts.signer ? signingCreator(checker, opts.signer, sighash) : keylessCreator(checker)) : DUMMY_CREATOR;
   const complete = produceSignature(provider, creator, utxo.script, sd);
   if (requireWitnessSig && !sd.witness) return 'INCOMPLETE';
   if (!opts.finalize && sd.complete) sd.complete = false;

@@ -9,7 +9,8 @@
 import { isPayToScriptHash, witnessProgram } from '../script';
 import { hexOf, type ParsedTx, type TxOut } from '../tx';
 import { editablePsbt } from './edit';
-import { EMPTY_PROVIDER, type SolvingProvider } from './provider';
+import { EMPTY_PROVIDER, hideOrigins, type SolvingProvider } from './provider';
+import type { KeySigner } from './signer';
 import { isFinalInput, precompute, PSBT_ERROR_TEXT, removeUnnecessaryTransactions, signPsbtInput, updatePsbtOutput } from './sign-input';
 import type { Psbt } from './types';
 import type { WatchOnlyWallet } from './wallet-index';
@@ -21,20 +22,36 @@ export interface UtxoSources {
   coins?: ReadonlyMap<string, TxOut>;
 }
 
+/**
+ * ProcessPSBT's other parameters, as descriptorprocesspsbt sets them (utxoupdatepsbt: none of
+ * them — no sighash type, no finalizing, origins shown, no keys).
+ */
+export interface ProcessOptions {
+  /** The sighash type asked for (undefined: each input's default). */
+  sighashType?: number;
+  finalize?: boolean;
+  /** bip32derivs = false: the key origins are hidden. */
+  hideOrigins?: boolean;
+  /** The private descriptors' keys (signer.ts). */
+  signer?: KeySigner;
+}
+
 export type UtxoUpdateResult = { ok: true; psbt: Psbt } | { ok: false; error: string };
 
 /** IsSegWitOutput: a witness program, or P2SH of one whose redeem script the descriptors know. */
-function isSegwit(wallet: WatchOnlyWallet | null, script: Uint8Array): boolean {
+function isSegwit(provider: SolvingProvider, script: Uint8Array): boolean {
   if (witnessProgram(script)) return true;
-  if (!isPayToScriptHash(script) || !wallet) return false;
-  const found = wallet.providerFor(script);
-  const redeem = found?.provider.getScript(hexOf(script, 2, 22));
+  if (!isPayToScriptHash(script)) return false;
+  const redeem = provider.getScript(hexOf(script, 2, 22));
   return redeem !== undefined && witnessProgram(redeem) !== null;
 }
 
-/** utxoupdatepsbt(psbt, descriptors): `wallet` holds the descriptors (null: none given). */
-export function utxoUpdatePsbt(psbt: Psbt, wallet: WatchOnlyWallet | null, src: UtxoSources): UtxoUpdateResult {
+/** utxoupdatepsbt(psbt, descriptors) — or descriptorprocesspsbt with `opts` —: `wallet` holds the descriptors (null: none given). */
+export function utxoUpdatePsbt(psbt: Psbt, wallet: WatchOnlyWallet | null, src: UtxoSources, opts: ProcessOptions = {}): UtxoUpdateResult {
   const p = editablePsbt(psbt);
+  // One provider of every descriptor at every index of its range (Core's FlatSigningProvider).
+  const known: SolvingProvider = wallet ? wallet.mergedProvider() : EMPTY_PROVIDER;
+  const provider = opts.hideOrigins ? hideOrigins(known) : known;
   for (const input of p.inputs) {
     if (input.nonWitnessUtxo) continue;
     const tx = src.txs?.get(input.prevTxid);
@@ -43,20 +60,18 @@ export function utxoUpdatePsbt(psbt: Psbt, wallet: WatchOnlyWallet | null, src: 
       continue;
     }
     const coin = src.coins?.get(`${input.prevTxid}:${input.vout}`);
-    if (coin && isSegwit(wallet, coin.script)) input.witnessUtxo = coin;
+    if (coin && isSegwit(known, coin.script)) input.witnessUtxo = coin;
   }
   const pre = precompute(p);
   if (!pre) return { ok: false, error: PSBT_ERROR_TEXT.INVALID_TX };
-  const providerOf = (script: Uint8Array | undefined): SolvingProvider => (script && wallet?.providerFor(script)?.provider) || EMPTY_PROVIDER;
   for (let i = 0; i < p.inputs.length; i++) {
     const input = p.inputs[i]!;
     if (isFinalInput(input)) continue;
-    const script = input.witnessUtxo?.script ?? input.nonWitnessUtxo?.vout[input.vout]?.script;
-    if (signPsbtInput(providerOf(script), p, i, pre, { finalize: false }) === 'SIGHASH_MISMATCH') {
+    if (signPsbtInput(provider, p, i, pre, { sighashType: opts.sighashType, finalize: opts.finalize ?? false, signer: opts.signer }) === 'SIGHASH_MISMATCH') {
       return { ok: false, error: `${PSBT_ERROR_TEXT.SIGHASH_MISMATCH} (input ${i})` };
     }
   }
-  for (let o = 0; o < p.outputs.length; o++) updatePsbtOutput(providerOf(p.outputs[o]!.script), p, o);
+  for (let o = 0; o < p.outputs.length; o++) updatePsbtOutput(provider, p, o);
   removeUnnecessaryTransactions(p);
   return { ok: true, psbt: p };
 }

@@ -228,12 +228,34 @@ export class WatchOnlyWallet {
   providerFor(script: Uint8Array): { spkm: number; provider: FlatProvider } | null {
     const at = this.locate(script);
     if (!at) return null;
-    const key = `${at[0]}/${at[1]}`;
+    return { spkm: at[0], provider: this.providerAt(at[0], at[1]) };
+  }
+
+  private providerAt(k: number, index: number): FlatProvider {
+    const key = `${k}/${index}`;
     let p = this.providers.get(key);
     if (!p) {
-      p = this.spkms[at[0]]!.desc.provider(at[1]);
+      p = this.spkms[k]!.desc.provider(index);
       this.providers.set(key, p);
     }
-    return { spkm: at[0], provider: p };
+    return p;
+  }
+
+  private merged: FlatProvider | null = null;
+
+  /**
+   * Every index of every descriptor in one provider: the FlatSigningProvider that
+   * EvalDescriptorStringOrObject fills for utxoupdatepsbt and descriptorprocesspsbt, where a key
+   * of one descriptor is known to every script (built once, deriving the whole ranges).
+   */
+  mergedProvider(): FlatProvider {
+    if (!this.merged) {
+      const m = new FlatProvider();
+      this.spkms.forEach((s, k) => {
+        for (let i = s.begin; i <= s.end; i++) m.merge(this.providerAt(k, i));
+      });
+      this.merged = m;
+    }
+    return this.merged;
   }
 }
