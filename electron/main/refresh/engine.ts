@@ -218,10 +218,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** listreceivedbyaddress's arguments: every address of the wallet, unconfirmed receives and empty addresses included. */
-const LIST_RECEIVED_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({ minconf: 0, include_empty: true });
+export const LIST_RECEIVED_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({ minconf: 0, include_empty: true });
 
 /** listreceivedbyaddress → records (shape checked; amounts exact). */
-function parseReceived(reply: unknown): ReceivedRecord[] {
+export function parseReceived(reply: unknown): ReceivedRecord[] {
   if (!Array.isArray(reply)) throw new AppError('rpc.bad_reply', 'The node answered listreceivedbyaddress with something other than a list.');
   const seen = new Set<string>();
   return reply.map((e: unknown, i) => {
@@ -252,7 +252,7 @@ function parseReceived(reply: unknown): ReceivedRecord[] {
 }
 
 /** listunspent → per address: the digest of its outpoints, their sum and count. */
-function parseUnspent(reply: unknown): Map<string, NodeUnspent> {
+export function parseUnspent(reply: unknown): Map<string, NodeUnspent> {
   if (!Array.isArray(reply)) throw new AppError('rpc.bad_reply', 'The node answered listunspent with something other than a list.');
   const by = new Map<string, { outpoints: string[]; sats: bigint }>();
   reply.forEach((e: unknown, i) => {
@@ -272,14 +272,14 @@ function parseUnspent(reply: unknown): Map<string, NodeUnspent> {
   return out;
 }
 
-function parseNodeTip(reply: unknown): Tip {
+export function parseNodeTip(reply: unknown): Tip {
   if (!isRecord(reply) || typeof reply.blocks !== 'number' || !Number.isSafeInteger(reply.blocks) || typeof reply.bestblockhash !== 'string' || !HEX64.test(reply.bestblockhash)) {
     throw new AppError('rpc.bad_reply', 'The node answered getblockchaininfo without a valid block height and hash.');
   }
   return { height: reply.blocks, hash: reply.bestblockhash };
 }
 
-const EMPTY_NODE_UNSPENT: NodeUnspent = { hash: outpointsDigest([]), sats: 0n, count: 0 };
+export const EMPTY_NODE_UNSPENT: NodeUnspent = { hash: outpointsDigest([]), sats: 0n, count: 0 };
 
 /** A lookup's UTXOs equal a snapshot's (as the snapshot would store them: outpoint, amount, height). */
 function sameUtxos(got: readonly IndexUtxo[], held: readonly UtxoRecord[]): boolean {

@@ -10,6 +10,7 @@
 import { AppError } from '../../../shared/errors';
 import type { IndexTransaction } from '../blockindex/types';
 import type { Database } from './db';
+import { applyIncrement, outpointOwners, type IncrementalWrite } from './incremental';
 
 // ---------------------------------------------------------------------------------------------
 // types
@@ -707,6 +708,16 @@ export class WatchRepository {
         if (fetched.run({ id, address, at: c.takenAt, height: c.index.height }).changes === 0) throw invalid(`${address} is not an address of snapshot ${id}.`);
       }
     });
+  }
+
+  /** Brings the latest snapshot up to date in place (incremental refresh; store/incremental.ts). */
+  applyIncrement(profileId: string, w: IncrementalWrite): void {
+    applyIncrement(this.#db, profileId, w);
+  }
+
+  /** Which address of snapshot `id` holds each outpoint ("txid:vout"). */
+  outpointOwners(id: number, keys: readonly string[]): Map<string, string> {
+    return outpointOwners(this.#db, id, keys);
   }
 
   /** Records a refresh that failed at `step` (the latest good snapshot stays as it is). Returns the row id. */

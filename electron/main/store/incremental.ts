@@ -1,0 +1,96 @@
+// The write of an incremental refresh (electron/main/refresh/incremental.ts): the latest good snapshot
+// is brought up to date IN PLACE, in ONE transaction, touching only what changed:
+//   - the snapshot row: time, node and index tips, wallet state; its totals recomputed;
+//   - the node's received entries: every confirmed one gets the new blocks' confirmations (one
+//     UPDATE), then the entries of the affected addresses are replaced by the node's new answer;
+//   - the UTXOs and fetch state of the addresses looked up again in the index.
+// A process killed during the write leaves the snapshot as it was (WAL rollback).
+import { AppError } from '../../../shared/errors';
+import type { Database } from './db';
+import type { ReceivedRecord, Tip, UtxoRecord } from './watch';
+
+export interface IncrementalWrite {
+  snapshotId: number;
+  takenAt: string;
+  node: Tip;
+  index: Tip;
+  walletState: string | null;
+  /** Blocks the wallet moved forward since the snapshot's recorded block (added to confirmed entries). */
+  blocks: number;
+  /** The node's new entries for the affected addresses (each already in the snapshot). */
+  received: readonly ReceivedRecord[];
+  /** Addresses looked up again in the index, with the UTXOs the index gave. */
+  lookedUp: ReadonlyArray<{ address: string; utxos: readonly UtxoRecord[] }>;
+}
+
+export function applyIncrement(db: Database, profileId: string, w: IncrementalWrite): void {
+  if (!Number.isSafeInteger(w.blocks) || w.blocks < 0) throw new AppError('input.invalid', `${w.blocks} is not a number of blocks.`);
+  db.transaction(() => {
+    const latest = db
+      .prepare<[string], { id: number }>("SELECT id FROM snapshots WHERE profile_id = ? AND status IN ('ok', 'partial') ORDER BY id DESC LIMIT 1")
+      .get(profileId);
+    const last = db.prepare<[string], { id: number }>('SELECT id FROM snapshots WHERE profile_id = ? ORDER BY id DESC LIMIT 1').get(profileId);
+    if (latest?.id !== w.snapshotId || last?.id !== w.snapshotId) {
+      throw new AppError('input.invalid', `Snapshot ${w.snapshotId} is not the last refresh of this profile; it cannot be brought up to date in place.`);
+    }
+    const id = w.snapshotId;
+    db.prepare('UPDATE snapshots SET taken_at = ?, node_height = ?, node_hash = ?, index_height = ?, index_hash = ?, wallet_state = ? WHERE id = ?').run(
+      w.takenAt,
+      w.node.height,
+      w.node.hash,
+      w.index.height,
+      w.index.hash,
+      w.walletState,
+      id,
+    );
+    if (w.blocks > 0) db.prepare('UPDATE snapshot_received SET confirmations = confirmations + ? WHERE snapshot_id = ? AND confirmations > 0').run(w.blocks, id);
+    const upd = db.prepare(
+      `UPDATE snapshot_received SET amount_sats = @amount, confirmations = @conf, txids = @txids, node_label = @label,
+              node_unspent_hash = @uh, node_unspent_sats = @us, node_unspent_count = @uc
+        WHERE snapshot_id = @id AND address = @address`,
+    );
+    for (const r of w.received) {
+      const n = upd.run({
+        id,
+        address: r.address,
+        amount: r.amountSats,
+        conf: r.confirmations,
+        txids: JSON.stringify(r.txids),
+        label: r.nodeLabel,
+        uh: r.nodeUnspent?.hash ?? null,
+        us: r.nodeUnspent?.sats ?? null,
+        uc: r.nodeUnspent?.count ?? null,
+      }).changes;
+      if (n === 0) throw new AppError('input.invalid', `${r.address} is not a node address of snapshot ${id}.`);
+    }
+    const del = db.prepare('DELETE FROM snapshot_utxos WHERE snapshot_id = ? AND address = ?');
+    const ins = db.prepare('INSERT OR IGNORE INTO snapshot_utxos (snapshot_id, address, txid, vout, amount_sats, height) VALUES (?, ?, ?, ?, ?, ?)');
+    const fetched = db.prepare(
+      `UPDATE snapshot_fetched SET state = 'fetched', fetched_at = ?, fetched_index_height = ?, error_code = NULL WHERE snapshot_id = ? AND address = ?`,
+    );
+    for (const l of w.lookedUp) {
+      del.run(id, l.address);
+      for (const u of l.utxos) ins.run(id, l.address, u.txid, u.vout, u.amountSats, u.height);
+      if (fetched.run(w.takenAt, w.index.height, id, l.address).changes === 0) throw new AppError('input.invalid', `${l.address} is not an address of snapshot ${id}.`);
+    }
+    db.prepare(
+      `UPDATE snapshots SET
+         received_sats = (SELECT COALESCE(SUM(amount_sats), 0) FROM snapshot_received WHERE snapshot_id = @id),
+         balance_sats  = (SELECT COALESCE(SUM(amount_sats), 0) FROM snapshot_utxos WHERE snapshot_id = @id),
+         utxo_count    = (SELECT COUNT(*) FROM snapshot_utxos WHERE snapshot_id = @id)
+       WHERE id = @id`,
+    ).run({ id });
+  })();
+}
+
+/** The addresses holding outpoints `keys` ("txid:vout") in snapshot `id` (missing ones are absent). */
+export function outpointOwners(db: Database, id: number, keys: readonly string[]): Map<string, string> {
+  const st = db.prepare<[number, string, number], { address: string }>('SELECT address FROM snapshot_utxos WHERE snapshot_id = ? AND txid = ? AND vout = ?');
+  const out = new Map<string, string>();
+  for (const k of keys) {
+    const [txid, vout] = k.split(':');
+    const r = st.get(id, txid!, Number(vout));
+    if (r) out.set(k, r.address);
+  }
+  return out;
+}
