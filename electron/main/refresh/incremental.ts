@@ -3,7 +3,7 @@
 //
 // The full refresh records the wallet's state (getwalletinfo: name, txcount, lastprocessedblock hash)
 // its node rows are exact at (snapshot.wallet_state). From there:
-//   1. `listsinceblock <that hash>` (include_removed, include_change), `getwalletinfo`, the recorded
+//   1. `listsinceblock <that hash>` (include_removed), `getwalletinfo`, the recorded
 //      block's header (its height; confirmations −1: no longer in the chain), both tips — at once;
 //   2. the affected node addresses: every address an entry names, and the addresses whose coins the
 //      wallet's sends spent (their inputs, from `gettransaction … verbose`, mapped to an address by the
@@ -120,7 +120,7 @@ export class IncrementalRefresh {
     let indexTip: Tip;
     try {
       [sinceReply, header, info, nodeTip, indexTip] = await Promise.all([
-        rpc.call('listsinceblock', { blockhash: since, target_confirmations: 1, include_removed: true, include_change: true }, callOpts),
+        rpc.call('listsinceblock', { blockhash: since, target_confirmations: 1, include_removed: true }, callOpts),
         rpc.call('getblockheader', [since], { ...callOpts, wallet: false }),
         rpc.call('getwalletinfo', [], callOpts),
         rpc.call('getblockchaininfo', [], { ...callOpts, wallet: false }).then(parseNodeTip),
@@ -150,8 +150,13 @@ export class IncrementalRefresh {
     for (const e of sinceReply.transactions as unknown[]) {
       if (!isRecord(e) || typeof e.txid !== 'string' || !HEX64.test(e.txid)) throw new AppError('rpc.bad_reply', 'listsinceblock lists an entry without a txid.');
       if (typeof e.address === 'string') {
-        if (prevReceived.has(e.address)) affected.add(e.address);
-        else if (e.category !== 'send') throw new Fallback(`the wallet has an address the snapshot lacks (${e.address})`);
+        const was = prevReceived.get(e.address);
+        // Still in the mempool and already counted by the snapshot: nothing changed for it.
+        if (was !== undefined && e.category === 'receive' && e.confirmations === 0 && was.confirmations === 0 && was.txids.includes(e.txid)) continue;
+        if (was !== undefined) affected.add(e.address);
+        // An address-book entry (it has a label) the snapshot lacks: listreceivedbyaddress lists it now.
+        // Without a label it is a change address, which listreceivedbyaddress never lists.
+        else if (e.category !== 'send' && 'label' in e) throw new Fallback(`the wallet has an address the snapshot lacks (${e.address})`);
       }
       if (e.category === 'send') sends.add(e.txid);
     }
