@@ -223,6 +223,19 @@ interface AppChildResult {
   afterCold: MemoryReport;
   afterWarm: MemoryReport;
   overview: OverviewResult | null;
+  /** After the warm refresh: rounds of "one block paying 1 watched address", refreshed incrementally / fully. */
+  incremental: IncrementalBench | null;
+}
+
+interface IncrementalBench {
+  /** Incremental refresh after each block (ms). */
+  incMs: number[];
+  /** Full refresh after each block (ms). */
+  fullMs: number[];
+  /** Addresses the incremental refreshes touched, and their index lookups. */
+  affected: number[];
+  lookups: number[];
+  modes: string[];
 }
 
 interface OverviewResult {
@@ -263,12 +276,55 @@ async function appChild(arg: DevnetUrls & { dataDir: string; overview: boolean }
   const afterCold = memory();
   const warm = await run();
   const afterWarm = memory();
+  const incremental = arg.overview ? await incrementalRounds(arg, store, rpc, index, engine, profile.id) : null;
   const snap = store.latestSnapshot(profile.id)!;
   rpc.close();
   index.close();
   closeDatabase(db);
   const overview = arg.overview ? await loadOverview(arg.dataDir) : null;
-  return { atStart, cold, warm, utxos: snap.utxoCount ?? 0, addresses: snap.addressCount ?? 0, afterCold, afterWarm, overview };
+  return { atStart, cold, warm, utxos: snap.utxoCount ?? 0, addresses: snap.addressCount ?? 0, afterCold, afterWarm, overview, incremental };
+}
+
+const INCREMENTAL_ROUNDS = Number(process.env.BENCH_INCREMENTAL_ROUNDS ?? 5);
+
+/**
+ * Rounds of: the devnet's miner pays one of the watched addresses and mines a block, then the
+ * incremental refresh (electron/main/refresh/incremental.ts); then the same change refreshed by the
+ * full engine (the baseline: what the app did before). Alternated, so that load drifts hit both.
+ */
+async function incrementalRounds(
+  arg: DevnetUrls,
+  store: import('../electron/main/store/watch').WatchRepository,
+  rpc: import('../electron/main/rpc/client').RpcClient,
+  index: import('../electron/main/blockindex/client').IndexClient,
+  engine: import('../electron/main/refresh/engine').RefreshEngine,
+  profileId: string,
+): Promise<IncrementalBench> {
+  const { RpcClient } = await import('../electron/main/rpc/client');
+  const { IncrementalRefresh } = await import('../electron/main/refresh/incremental');
+  const miner = new RpcClient({ url: arg.rpcUrl, auth: { user: RPC_USER, password: RPC_PASSWORD }, wallet: 'miner' });
+  const inc = new IncrementalRefresh({ engine, store, rpc, index, profileId });
+  const watched = [...store.received(store.latestSnapshot(profileId)!.id).keys()];
+  const out: IncrementalBench = { incMs: [], fullMs: [], affected: [], lookups: [], modes: [] };
+  const block = async (i: number): Promise<void> => {
+    await miner.call('sendtoaddress', [watched[(i * 7919) % watched.length]!, 0.01]);
+    await miner.call('generatetoaddress', [1, await miner.call<string>('getnewaddress', [])]);
+  };
+  for (let i = 0; i < INCREMENTAL_ROUNDS; i++) {
+    await block(2 * i);
+    let t0 = performance.now();
+    const r = await inc.run();
+    out.incMs.push(performance.now() - t0);
+    out.affected.push(r.affected.length);
+    out.lookups.push(r.counts.utxoLookups);
+    out.modes.push(r.mode === 'full' ? `full (${r.fallback})` : r.mode);
+    await block(2 * i + 1);
+    t0 = performance.now();
+    await engine.run();
+    out.fullMs.push(performance.now() - t0);
+  }
+  miner.close();
+  return out;
 }
 
 /** Opens the app on `dataDir` (not connected: the overview comes from the latest snapshot) and loads the overview as the bridge sends it. */
@@ -649,6 +705,19 @@ export async function benchRefresh(): Promise<Row[]> {
       baseline: naiveLat.warm.extrapolatedMs / 1000,
       lowerIsBetter: true,
       note: `steps ${fmtTimings(appLat.warm.timings)}; ${naiveNote(naiveLat.warm)}`,
+    });
+    const ib = app.incremental!;
+    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const incMed = median(ib.incMs);
+    rows.push({
+      name: `incremental refresh after one block paying 1 of ${int(n)} watched addresses (goal ≤ 150 ms), vs the full refresh after the same change`,
+      unit: 'ms',
+      ours: incMed,
+      baseline: median(ib.fullMs),
+      lowerIsBetter: true,
+      note:
+        `≤ 150 ms: ${verdict(incMed <= 150)}; median of ${ib.incMs.length} rounds (incremental ${ib.incMs.map((x) => x.toFixed(0)).join(', ')} ms; full ${ib.fullMs.map((x) => x.toFixed(0)).join(', ')} ms); ` +
+        `modes ${[...new Set(ib.modes)].join(', ')}; addresses touched ${ib.affected.join(', ')}; index lookups ${ib.lookups.join(', ')}; the warm full refresh with nothing changed: ${app.warm.ms.toFixed(0)} ms`,
     });
     const ov = app.overview!;
     const peak = ov.memory.peakRss;

@@ -9,7 +9,9 @@
 //      wallet's sends spent (their inputs, from `gettransaction … verbose`, mapped to an address by the
 //      snapshot's UTXOs or else by the previous transaction's output);
 //   3. for those only: `listreceivedbyaddress` with `address_filter` (one JSON-RPC batch) and one
-//      `listunspent` restricted to them; index `address/utxo` for them, and for the user-added
+//      `listunspent` restricted to them; index `address/utxo` for them, for the node addresses whose
+//      index UTXOs disagreed with the node or were looked up below their latest receive's block (an
+//      index that lagged: one SQL query, store/incremental.ts needRecheck), and for the user-added
 //      addresses when the index tip moved (as the full refresh does);
 //   4. one transaction (store/incremental.ts): confirmed received entries + the new blocks, the
 //      affected entries, UTXOs and totals.
@@ -52,6 +54,12 @@ export type IncrementalResult = RefreshResult & {
   fallback: string | null;
   /** The addresses whose rows were touched (incremental only). */
   affected: string[];
+  /** What changed, for the payment notices (incremental only; a full refresh has two snapshots to compare). */
+  change: {
+    before: ReadonlyMap<string, ReceivedRecord>;
+    after: ReadonlyMap<string, ReceivedRecord>;
+    newUtxos: Array<{ address: string; txid: string; amountSats: bigint; height: number | null }>;
+  } | null;
 };
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -96,7 +104,7 @@ export class IncrementalRefresh {
       if (!(e instanceof Fallback)) throw e;
       this.#log.info(`refresh: full refresh (${e.message})`);
       const r = await this.#o.engine.run(opts);
-      return { ...r, mode: 'full', fallback: e.message, affected: [] };
+      return { ...r, mode: 'full', fallback: e.message, affected: [], change: null };
     }
   }
 
@@ -186,6 +194,8 @@ export class IncrementalRefresh {
 
     // ---- the index: the affected addresses, and the user's when its tip moved
     const lookUp = [...list];
+    // Node addresses the index disagreed with, or was behind for, at the last lookup: asked again.
+    for (const a of store.needRecheck(prev.id, header.height)) if (!affected.has(a)) lookUp.push(a);
     if (prev.index === null || prev.index.hash !== indexTip.hash) for (const [a, f] of fetch) if (f.source === 'user') lookUp.push(a);
     const before = new Map<string, string[]>();
     for (const a of lookUp) before.set(a, store.utxos(profileId, a, prev.id).map((u) => `${u.txid}:${u.vout}`));
@@ -202,7 +212,7 @@ export class IncrementalRefresh {
 
     // ---- write
     store.applyIncrement(profileId, { snapshotId: prev.id, takenAt, node: nodeTip, index: indexTip, walletState, blocks, received, lookedUp: got });
-    let newUtxos = 0;
+    const added: Array<{ address: string; txid: string; amountSats: bigint; height: number | null }> = [];
     let newSats = 0n;
     let spentUtxos = 0;
     const snapAfter = store.latestSnapshot(profileId)!;
@@ -210,11 +220,12 @@ export class IncrementalRefresh {
       const was = new Set(before.get(g.address));
       for (const u of g.utxos) {
         if (was.delete(`${u.txid}:${u.vout}`)) continue;
-        newUtxos++;
+        added.push({ address: g.address, txid: u.txid, amountSats: u.amountSats, height: u.height });
         newSats += u.amountSats;
       }
       spentUtxos += was.size;
     }
+    const newUtxos = added.length;
     const total = Math.round(performance.now() - t0);
     const changed = received.length > 0 || newUtxos > 0 || spentUtxos > 0;
     this.#log.info(`refresh: incremental, ${blocks} new block(s), ${list.length} address(es) touched, ${lookUp.length} lookup(s) in ${total} ms`);
@@ -222,6 +233,7 @@ export class IncrementalRefresh {
       mode: 'incremental',
       fallback: null,
       affected: list,
+      change: { before: prevReceived, after: new Map(received.map((r) => [r.address, r])), newUtxos: added },
       snapshotId: prev.id,
       previousId: prev.id,
       status: 'ok',

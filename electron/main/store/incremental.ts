@@ -94,3 +94,25 @@ export function outpointOwners(db: Database, id: number, keys: readonly string[]
   }
   return out;
 }
+
+/**
+ * The node addresses of snapshot `id` the index must be asked about again although the node shows
+ * nothing new for them (the full refresh's rules, engine.ts #mustLookUp): the node's confirmed
+ * unspent outputs (sum, count) differ from the UTXOs the snapshot holds, or the last lookup was made
+ * at an index height below the block of the address's latest receive (`walletHeight` is the height
+ * the snapshot's confirmations count from).
+ */
+export function needRecheck(db: Database, id: number, walletHeight: number): string[] {
+  return db
+    .prepare<{ id: number; h: number }, { address: string }>(
+      `SELECT r.address FROM snapshot_received r
+         JOIN snapshot_fetched f ON f.snapshot_id = r.snapshot_id AND f.address = r.address
+         LEFT JOIN (SELECT address, SUM(amount_sats) AS s, COUNT(*) AS c FROM snapshot_utxos WHERE snapshot_id = @id GROUP BY address) u ON u.address = r.address
+        WHERE r.snapshot_id = @id
+          AND ((r.node_unspent_sats IS NOT NULL AND (r.node_unspent_sats <> COALESCE(u.s, 0) OR r.node_unspent_count <> COALESCE(u.c, 0)))
+               OR (r.confirmations > 0 AND f.fetched_index_height IS NOT NULL AND @h - r.confirmations + 1 > f.fetched_index_height)
+               OR f.state = 'failed' OR f.fetched_at IS NULL)`,
+    )
+    .all({ id, h: walletHeight })
+    .map((r) => r.address);
+}

@@ -10,7 +10,7 @@
 import { AppError } from '../../../shared/errors';
 import type { IndexTransaction } from '../blockindex/types';
 import type { Database } from './db';
-import { applyIncrement, outpointOwners, type IncrementalWrite } from './incremental';
+import { applyIncrement, needRecheck, outpointOwners, type IncrementalWrite } from './incremental';
 
 // ---------------------------------------------------------------------------------------------
 // types
@@ -713,6 +713,11 @@ export class WatchRepository {
   /** Brings the latest snapshot up to date in place (incremental refresh; store/incremental.ts). */
   applyIncrement(profileId: string, w: IncrementalWrite): void {
     applyIncrement(this.#db, profileId, w);
+  }
+
+  /** Node addresses of snapshot `id` to look up again although the node shows nothing new (store/incremental.ts). */
+  needRecheck(id: number, walletHeight: number): string[] {
+    return needRecheck(this.#db, id, walletHeight);
   }
 
   /** Which address of snapshot `id` holds each outpoint ("txid:vout"). */
