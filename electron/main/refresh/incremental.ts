@@ -52,6 +52,8 @@ export type IncrementalResult = RefreshResult & {
   mode: 'incremental' | 'full';
   /** Why the full refresh ran instead (null when incremental). */
   fallback: string | null;
+  /** Milliseconds per phase of the incremental refresh (empty for a full one). */
+  phases: Record<string, number>;
   /** The addresses whose rows were touched (incremental only). */
   affected: string[];
   /** What changed, for the payment notices (incremental only; a full refresh has two snapshots to compare). */
@@ -104,23 +106,31 @@ export class IncrementalRefresh {
       if (!(e instanceof Fallback)) throw e;
       this.#log.info(`refresh: full refresh (${e.message})`);
       const r = await this.#o.engine.run(opts);
-      return { ...r, mode: 'full', fallback: e.message, affected: [], change: null };
+      return { ...r, mode: 'full', fallback: e.message, affected: [], change: null, phases: {} };
     }
   }
 
   async #incremental(opts: RefreshRunOptions): Promise<IncrementalResult> {
     const { store, rpc, index, profileId } = this.#o;
     const t0 = performance.now();
+    const phases: Record<string, number> = {};
+    let tp = t0;
+    const lap = (name: string): void => {
+      const t = performance.now();
+      phases[name] = Math.round((t - tp) * 10) / 10;
+      tp = t;
+    };
     const callOpts = opts.signal ? { signal: opts.signal } : {};
     const takenAt = new Date(this.#now()).toISOString();
     const prev = store.latestSnapshot(profileId);
     if (prev === null || prev.status !== 'ok' || store.lastAttempt(profileId)?.id !== prev.id) throw new Fallback('no good latest snapshot');
     const since = recordedBlock(prev.walletState);
     if (since === null) throw new Fallback('no recorded wallet block');
-    const fetch = store.fetchStates(prev.id);
-    const watched = store.listAddresses(profileId);
-    if (watched.length !== fetch.size || watched.some((a) => fetch.get(a.address)?.source !== a.source)) throw new Fallback('the watch set changed');
+    if (!store.sameWatchSet(profileId, prev.id)) throw new Fallback('the watch set changed');
+    const users = store.userAddressesOf(prev.id);
+    const addressCount = prev.addressCount ?? 0;
 
+    lap('snapshot');
     let sinceReply: unknown;
     let header: unknown;
     let info: unknown;
@@ -151,11 +161,14 @@ export class IncrementalRefresh {
     const blocks = lpb.height - header.height;
     if (!Number.isSafeInteger(blocks) || blocks < 0) throw new Fallback('the wallet is behind the recorded block');
 
+    lap('since');
     // ---- affected addresses
-    const prevReceived = store.received(prev.id);
+    const entries = sinceReply.transactions as unknown[];
+    // The snapshot's entries of the addresses named (only those rows are read).
+    const prevReceived = store.receivedOf(prev.id, entries.flatMap((e) => (isRecord(e) && typeof e.address === 'string' ? [e.address] : [])));
     const affected = new Set<string>();
     const sends = new Set<string>();
-    for (const e of sinceReply.transactions as unknown[]) {
+    for (const e of entries) {
       if (!isRecord(e) || typeof e.txid !== 'string' || !HEX64.test(e.txid)) throw new AppError('rpc.bad_reply', 'listsinceblock lists an entry without a txid.');
       if (typeof e.address === 'string') {
         const was = prevReceived.get(e.address);
@@ -168,35 +181,32 @@ export class IncrementalRefresh {
       }
       if (e.category === 'send') sends.add(e.txid);
     }
-    for (const a of await this.#spentFrom([...sends], prev.id, callOpts)) if (prevReceived.has(a)) affected.add(a);
+    const spentFrom = await this.#spentFrom([...sends], prev.id, callOpts);
+    for (const [a, r] of store.receivedOf(prev.id, spentFrom)) {
+      prevReceived.set(a, r);
+      affected.add(a);
+    }
     if (affected.size > (this.#o.maxAffected ?? 1000)) throw new Fallback(`${affected.size} addresses touched`);
     const list = [...affected];
 
-    // ---- the node's answer for them
-    const received: ReceivedRecord[] = [];
-    if (list.length > 0) {
-      const [replies, unspentReply] = await Promise.all([
-        rpc.batch(
-          list.map((a) => ({ method: 'listreceivedbyaddress', params: { minconf: 0, include_empty: true, address_filter: a } })),
-          callOpts,
-        ),
-        rpc.call('listunspent', [1, 9_999_999, list], callOpts),
-      ]);
-      const unspent = parseUnspent(unspentReply);
-      replies.forEach((r, i) => {
-        if (!r.ok) throw new AppError('rpc.bad_reply', `listreceivedbyaddress for ${list[i]}: ${r.error.message}`);
-        const rec = parseReceived(r.value).find((x) => x.address === list[i]);
-        if (rec === undefined) throw new Fallback(`${list[i]} left the wallet`);
-        rec.nodeUnspent = prevReceived.get(rec.address)?.nodeUnspent === null ? null : (unspent.get(rec.address) ?? EMPTY_NODE_UNSPENT);
-        received.push(rec);
-      });
-    }
-
-    // ---- the index: the affected addresses, and the user's when its tip moved
+    lap('affected');
+    // ---- the node's answer for them and the index's, at once
+    const nodeAnswer =
+      list.length === 0
+        ? Promise.resolve(null)
+        : Promise.all([
+            rpc.batch(
+              list.map((a) => ({ method: 'listreceivedbyaddress', params: { minconf: 0, include_empty: true, address_filter: a } })),
+              callOpts,
+            ),
+            rpc.call('listunspent', [1, 9_999_999, list], callOpts),
+          ]);
+    nodeAnswer.catch(() => {}); // awaited below; a rejection meanwhile is not unhandled
+    // The index: the affected addresses, the node addresses it disagreed with or was behind for at
+    // the last lookup, and the user's when its tip moved.
     const lookUp = [...list];
-    // Node addresses the index disagreed with, or was behind for, at the last lookup: asked again.
     for (const a of store.needRecheck(prev.id, header.height)) if (!affected.has(a)) lookUp.push(a);
-    if (prev.index === null || prev.index.hash !== indexTip.hash) for (const [a, f] of fetch) if (f.source === 'user') lookUp.push(a);
+    if (prev.index === null || prev.index.hash !== indexTip.hash) lookUp.push(...users);
     const before = new Map<string, string[]>();
     for (const a of lookUp) before.set(a, store.utxos(profileId, a, prev.id).map((u) => `${u.txid}:${u.vout}`));
     const got = await Promise.all(
@@ -209,6 +219,21 @@ export class IncrementalRefresh {
         }
       }),
     );
+    lap('index');
+    const received: ReceivedRecord[] = [];
+    const answer = await nodeAnswer;
+    if (answer !== null) {
+      const [replies, unspentReply] = answer;
+      const unspent = parseUnspent(unspentReply);
+      replies.forEach((r, i) => {
+        if (!r.ok) throw new AppError('rpc.bad_reply', `listreceivedbyaddress for ${list[i]}: ${r.error.message}`);
+        const rec = parseReceived(r.value).find((x) => x.address === list[i]);
+        if (rec === undefined) throw new Fallback(`${list[i]} left the wallet`);
+        rec.nodeUnspent = prevReceived.get(rec.address)?.nodeUnspent === null ? null : (unspent.get(rec.address) ?? EMPTY_NODE_UNSPENT);
+        received.push(rec);
+      });
+    }
+    lap('node');
 
     // ---- write
     store.applyIncrement(profileId, { snapshotId: prev.id, takenAt, node: nodeTip, index: indexTip, walletState, blocks, received, lookedUp: got });
@@ -226,6 +251,7 @@ export class IncrementalRefresh {
       spentUtxos += was.size;
     }
     const newUtxos = added.length;
+    lap('write');
     const total = Math.round(performance.now() - t0);
     const changed = received.length > 0 || newUtxos > 0 || spentUtxos > 0;
     this.#log.info(`refresh: incremental, ${blocks} new block(s), ${list.length} address(es) touched, ${lookUp.length} lookup(s) in ${total} ms`);
@@ -233,6 +259,7 @@ export class IncrementalRefresh {
       mode: 'incremental',
       fallback: null,
       affected: list,
+      phases,
       change: { before: prevReceived, after: new Map(received.map((r) => [r.address, r])), newUtxos: added },
       snapshotId: prev.id,
       previousId: prev.id,
@@ -242,14 +269,14 @@ export class IncrementalRefresh {
       node: nodeTip,
       index: indexTip,
       counts: {
-        addresses: snapAfter.addressCount ?? fetch.size,
-        nodeAddresses: prevReceived.size,
-        userAddresses: fetch.size - prevReceived.size,
+        addresses: snapAfter.addressCount ?? addressCount,
+        nodeAddresses: addressCount - users.length,
+        userAddresses: users.length,
         infosFetched: 0,
         infoErrors: 0,
         utxoLookups: lookUp.length,
         utxoFailures: 0,
-        carriedForward: fetch.size - lookUp.length,
+        carriedForward: addressCount - lookUp.length,
         utxosFetched: got.reduce((n, g) => n + g.utxos.length, 0),
       },
       fetched: lookUp,

@@ -1,6 +1,6 @@
 // The write of an incremental refresh (electron/main/refresh/incremental.ts): the latest good snapshot
 // is brought up to date IN PLACE, in ONE transaction, touching only what changed:
-//   - the snapshot row: time, node and index tips, wallet state; its totals recomputed;
+//   - the snapshot row: time, node and index tips, wallet state; its totals moved by what changed;
 //   - the node's received entries: every confirmed one gets the new blocks' confirmations (one
 //     UPDATE), then the entries of the affected addresses are replaced by the node's new answer;
 //   - the UTXOs and fetch state of the addresses looked up again in the index.
@@ -44,12 +44,20 @@ export function applyIncrement(db: Database, profileId: string, w: IncrementalWr
       id,
     );
     if (w.blocks > 0) db.prepare('UPDATE snapshot_received SET confirmations = confirmations + ? WHERE snapshot_id = ? AND confirmations > 0').run(w.blocks, id);
+    // Totals follow by difference (the rows of untouched addresses are not read).
+    let receivedDelta = 0n;
+    let balanceDelta = 0n;
+    let countDelta = 0;
+    const oldAmount = db.prepare<[number, string], { a: number | bigint }>('SELECT amount_sats AS a FROM snapshot_received WHERE snapshot_id = ? AND address = ?');
+    const held = db.prepare<[number, string], { s: number | bigint | null; c: number }>('SELECT SUM(amount_sats) AS s, COUNT(*) AS c FROM snapshot_utxos WHERE snapshot_id = ? AND address = ?');
     const upd = db.prepare(
       `UPDATE snapshot_received SET amount_sats = @amount, confirmations = @conf, txids = @txids, node_label = @label,
               node_unspent_hash = @uh, node_unspent_sats = @us, node_unspent_count = @uc
         WHERE snapshot_id = @id AND address = @address`,
     );
     for (const r of w.received) {
+      const was = oldAmount.get(id, r.address);
+      if (was !== undefined) receivedDelta += r.amountSats - BigInt(was.a);
       const n = upd.run({
         id,
         address: r.address,
@@ -69,17 +77,20 @@ export function applyIncrement(db: Database, profileId: string, w: IncrementalWr
       `UPDATE snapshot_fetched SET state = 'fetched', fetched_at = ?, fetched_index_height = ?, error_code = NULL WHERE snapshot_id = ? AND address = ?`,
     );
     for (const l of w.lookedUp) {
+      const h0 = held.get(id, l.address)!;
       del.run(id, l.address);
       for (const u of l.utxos) ins.run(id, l.address, u.txid, u.vout, u.amountSats, u.height);
+      const h1 = held.get(id, l.address)!;
+      balanceDelta += BigInt(h1.s ?? 0) - BigInt(h0.s ?? 0);
+      countDelta += h1.c - h0.c;
       if (fetched.run(w.takenAt, w.index.height, id, l.address).changes === 0) throw new AppError('input.invalid', `${l.address} is not an address of snapshot ${id}.`);
     }
-    db.prepare(
-      `UPDATE snapshots SET
-         received_sats = (SELECT COALESCE(SUM(amount_sats), 0) FROM snapshot_received WHERE snapshot_id = @id),
-         balance_sats  = (SELECT COALESCE(SUM(amount_sats), 0) FROM snapshot_utxos WHERE snapshot_id = @id),
-         utxo_count    = (SELECT COUNT(*) FROM snapshot_utxos WHERE snapshot_id = @id)
-       WHERE id = @id`,
-    ).run({ id });
+    db.prepare('UPDATE snapshots SET received_sats = received_sats + ?, balance_sats = balance_sats + ?, utxo_count = utxo_count + ? WHERE id = ?').run(
+      receivedDelta,
+      balanceDelta,
+      countDelta,
+      id,
+    );
   })();
 }
 
@@ -114,5 +125,27 @@ export function needRecheck(db: Database, id: number, walletHeight: number): str
                OR f.state = 'failed' OR f.fetched_at IS NULL)`,
     )
     .all({ id, h: walletHeight })
+    .map((r) => r.address);
+}
+
+/** Whether the watched set of the profile is exactly snapshot `id`'s (same addresses, same sources). */
+export function sameWatchSet(db: Database, profileId: string, id: number): boolean {
+  const r = db
+    .prepare<{ p: string; id: number }, { n: number; bad: number; snap: number }>(
+      `SELECT COUNT(*) AS n,
+              SUM(f.address IS NULL OR f.source <> a.source) AS bad,
+              (SELECT COUNT(*) FROM snapshot_fetched WHERE snapshot_id = @id) AS snap
+         FROM addresses a LEFT JOIN snapshot_fetched f ON f.snapshot_id = @id AND f.address = a.address
+        WHERE a.profile_id = @p`,
+    )
+    .get({ p: profileId, id })!;
+  return (r.bad ?? 0) === 0 && r.n === r.snap;
+}
+
+/** The user-added addresses of snapshot `id`. */
+export function userAddresses(db: Database, id: number): string[] {
+  return db
+    .prepare<[number], { address: string }>("SELECT address FROM snapshot_fetched WHERE snapshot_id = ? AND source = 'user'")
+    .all(id)
     .map((r) => r.address);
 }
