@@ -116,13 +116,15 @@ export function outpointOwners(db: Database, id: number, keys: readonly string[]
 export function needRecheck(db: Database, id: number, walletHeight: number): string[] {
   return db
     .prepare<{ id: number; h: number }, { address: string }>(
+      // The UTXO totals by a correlated subquery on the covering index (snapshot_utxos_address), only
+      // for rows the cheaper tests let through: a third of the time of one GROUP BY over all UTXOs.
       `SELECT r.address FROM snapshot_received r
          JOIN snapshot_fetched f ON f.snapshot_id = r.snapshot_id AND f.address = r.address
-         LEFT JOIN (SELECT address, SUM(amount_sats) AS s, COUNT(*) AS c FROM snapshot_utxos WHERE snapshot_id = @id GROUP BY address) u ON u.address = r.address
         WHERE r.snapshot_id = @id
-          AND ((r.node_unspent_sats IS NOT NULL AND (r.node_unspent_sats <> COALESCE(u.s, 0) OR r.node_unspent_count <> COALESCE(u.c, 0)))
+          AND (f.state = 'failed' OR f.fetched_at IS NULL
                OR (r.confirmations > 0 AND f.fetched_index_height IS NOT NULL AND @h - r.confirmations + 1 > f.fetched_index_height)
-               OR f.state = 'failed' OR f.fetched_at IS NULL)`,
+               OR (r.node_unspent_sats IS NOT NULL AND (r.node_unspent_sats, r.node_unspent_count) IS NOT
+                    (SELECT COALESCE(SUM(u.amount_sats), 0), COUNT(*) FROM snapshot_utxos u WHERE u.snapshot_id = @id AND u.address = r.address)))`,
     )
     .all({ id, h: walletHeight })
     .map((r) => r.address);
