@@ -465,13 +465,17 @@ export class RefreshEngine {
       const prev = this.#store.latestSnapshot(profileId);
       const prevReceived = prev === null ? new Map<string, ReceivedRecord>() : this.#store.received(prev.id);
       const prevFetch = prev === null ? new Map<string, AddressFetch>() : this.#store.fetchStates(prev.id);
-      const [walletState, receivedReply] = await Promise.all([
+      const [walletStateBefore, receivedReply] = await Promise.all([
         this.#checkSpends ? this.#walletState(callOpts) : Promise.resolve(null),
         // Named, without include_watchonly (no effect on descriptor wallets; removed after v30, which
         // shifts the positions of the arguments after it): valid in every Core variant (spec §7).
         this.#rpc.call('listreceivedbyaddress', LIST_RECEIVED_PARAMS, callOpts),
       ]);
       const received = parseReceived(receivedReply);
+      // The state is what the snapshot's node rows are exact at (the incremental refresh lists what
+      // happened since its block, refresh/incremental.ts): asked again, and not recorded when the
+      // wallet moved while listreceivedbyaddress was read (then the next refresh is a full one).
+      const walletState = walletStateBefore !== null && (await this.#walletState(callOpts)) === walletStateBefore ? walletStateBefore : null;
       let handled = received.length;
       if (this.#checkSpends) {
         const reuse =
