@@ -54,6 +54,9 @@
 //
 // One refresh at a time: run() while a refresh is going returns the promise of the running one (its
 // options — signal, onProgress — stay those of the first call).
+//
+// After a new block or wallet transaction the app runs the incremental refresh (incremental.ts),
+// which updates the latest snapshot in place from `listsinceblock` and falls back to this one.
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { AppError, isAppError } from '../../../shared/errors';
