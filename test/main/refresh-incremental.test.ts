@@ -178,6 +178,25 @@ describe('incremental refresh on the devnet', () => {
     expect((await inc.run()).mode).toBe('incremental');
   });
 
+  it('the index failing (HTTP 500) ends the incremental refresh with the error, recorded like a full refresh’s; the next refresh is a full one', async () => {
+    await testRpc.call('sendtoaddress', [[...store.received(store.latestSnapshot(profileId)!.id).keys()][0]!, 0.01], 'miner');
+    await mine(1);
+    const before = state(store, profileId);
+    devnet.setFaults('index', { mode: 'http500' });
+    try {
+      await expect(inc.run()).rejects.toMatchObject({ code: expect.stringMatching(/^index\./) });
+    } finally {
+      devnet.setFaults('index', {});
+    }
+    expect(state(store, profileId)).toEqual(before); // nothing written
+    const failure = store.lastAttempt(profileId)!;
+    expect(failure).toMatchObject({ status: 'failed', failedStep: 'received' });
+    const r = await inc.run();
+    expect(r.mode).toBe('full');
+    expect(r.fallback).toBe('the last refresh failed');
+    expect(state(store, profileId)).toEqual(await fullRefreshState());
+  });
+
   it('the recorded block unknown to the node (as after a reorganization): the full refresh runs', async () => {
     const snap = store.latestSnapshot(profileId)!;
     db.prepare('UPDATE snapshots SET wallet_state = ? WHERE id = ?').run(`watch:1:${'ab'.repeat(32)}`, snap.id);

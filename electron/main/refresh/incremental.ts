@@ -103,11 +103,30 @@ export class IncrementalRefresh {
     try {
       return await this.#incremental(opts);
     } catch (e) {
-      if (!(e instanceof Fallback)) throw e;
+      if (!(e instanceof Fallback)) throw this.#failed(e, opts.signal);
       this.#log.info(`refresh: full refresh (${e.message})`);
       const r = await this.#o.engine.run(opts);
       return { ...r, mode: 'full', fallback: e.message, affected: [], change: null, phases: {} };
     }
+  }
+
+  /**
+   * A failure that is not a reason to fall back (the node or the index down, a reply that is not what
+   * it should be) is recorded as the full refresh records its own (a 'failed' row; the next refresh is
+   * then a full one); a cancel is not a failure.
+   */
+  #failed(e: unknown, signal: AbortSignal | undefined): AppError {
+    if (signal?.aborted) return new AppError('cancelled', 'The refresh was cancelled.');
+    const err = isAppError(e) ? e : new AppError('internal', 'The refresh failed inside Spyglass. The details were written to the log.');
+    if (!isAppError(e)) this.#log.error(`refresh: unexpected ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+    if (err.code === 'cancelled') return err;
+    try {
+      this.#o.store.recordFailure(this.#o.profileId, { takenAt: new Date(this.#now()).toISOString(), step: 'received', code: err.code, message: err.message });
+    } catch (e2) {
+      this.#log.error(`refresh: could not record the failure: ${e2 instanceof Error ? e2.message : String(e2)}`);
+    }
+    this.#log.warn(`refresh: incremental refresh failed: ${err.code} ${err.message}`);
+    return err;
   }
 
   async #incremental(opts: RefreshRunOptions): Promise<IncrementalResult> {
@@ -123,7 +142,8 @@ export class IncrementalRefresh {
     const callOpts = opts.signal ? { signal: opts.signal } : {};
     const takenAt = new Date(this.#now()).toISOString();
     const prev = store.latestSnapshot(profileId);
-    if (prev === null || prev.status !== 'ok' || store.lastAttempt(profileId)?.id !== prev.id) throw new Fallback('no good latest snapshot');
+    if (prev === null || prev.status !== 'ok') throw new Fallback('no good latest snapshot');
+    if (store.lastAttempt(profileId)?.id !== prev.id) throw new Fallback('the last refresh failed');
     const since = recordedBlock(prev.walletState);
     if (since === null) throw new Fallback('no recorded wallet block');
     if (!store.sameWatchSet(profileId, prev.id)) throw new Fallback('the watch set changed');
