@@ -36,6 +36,8 @@ let store: WatchRepository;
 let profileId: string;
 let inc: IncrementalRefresh;
 let userAddress: string;
+/** User addresses added by the tests after the first (the reference refresh watches them too). */
+const moreUsers: string[] = [];
 let fresh = 0;
 
 function profile(d: Database): string {
@@ -69,7 +71,7 @@ async function fullRefreshState(): Promise<ReturnType<typeof state>> {
   try {
     const s = new WatchRepository(d);
     const pid = profile(d);
-    s.addAddresses(pid, [userAddress]);
+    s.addAddresses(pid, [userAddress, ...moreUsers]);
     await new RefreshEngine({ store: s, rpc: rpcClient, index: indexClient, profileId: pid }).run();
     return state(s, pid);
   } finally {
@@ -171,7 +173,8 @@ describe('incremental refresh on the devnet', () => {
   });
 
   it('the watch set changed: the full refresh runs', async () => {
-    store.addAddresses(profileId, [await testRpc.call<string>('getnewaddress', [], 'other')]);
+    moreUsers.push(await testRpc.call<string>('getnewaddress', [], 'other'));
+    store.addAddresses(profileId, moreUsers);
     const r = await inc.run();
     expect(r.mode).toBe('full');
     expect(r.fallback).toBe('the watch set changed');
