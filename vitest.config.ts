@@ -10,6 +10,7 @@ export const REAL_CORE_FILES = [
   'test/devnet/bitcoind-parity.test.ts',
   'test/devnet/follow-bitcoind.test.ts',
   'test/main/refresh-external.test.ts',
+  'test/main/refresh-incremental-core.test.ts',
   'test/main/wallet-core.test.ts',
   'test/main/send-core.test.ts',
   'test/e2e/core-node.e2e.test.ts',

@@ -27,7 +27,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
@@ -225,6 +225,17 @@ interface AppChildResult {
   overview: OverviewResult | null;
 }
 
+interface IncrementalBench {
+  /** Incremental refresh after each block (ms). */
+  incMs: number[];
+  /** Full refresh after each block (ms). */
+  fullMs: number[];
+  /** Addresses the incremental refreshes touched, and their index lookups. */
+  affected: number[];
+  lookups: number[];
+  modes: string[];
+}
+
 interface OverviewResult {
   ms: number;
   rows: number;
@@ -269,6 +280,55 @@ async function appChild(arg: DevnetUrls & { dataDir: string; overview: boolean }
   closeDatabase(db);
   const overview = arg.overview ? await loadOverview(arg.dataDir) : null;
   return { atStart, cold, warm, utxos: snap.utxoCount ?? 0, addresses: snap.addressCount ?? 0, afterCold, afterWarm, overview };
+}
+
+const INCREMENTAL_ROUNDS = Number(process.env.BENCH_INCREMENTAL_ROUNDS ?? 5);
+
+/**
+ * Rounds of: the devnet's miner pays one of the watched addresses and mines a block, then the
+ * incremental refresh (electron/main/refresh/incremental.ts); then the same change refreshed by the
+ * full engine (the baseline: what the app did before). Alternated, so that load drifts hit both.
+ */
+async function incrementalChild(arg: DevnetUrls & { dataDir: string }): Promise<IncrementalBench> {
+  const { openDatabase, closeDatabase } = await import('../electron/main/store/db');
+  const { ProfileRepository } = await import('../electron/main/store/profiles');
+  const { WatchRepository } = await import('../electron/main/store/watch');
+  const { RpcClient } = await import('../electron/main/rpc/client');
+  const { IndexClient } = await import('../electron/main/blockindex/client');
+  const { RefreshEngine } = await import('../electron/main/refresh/engine');
+  const { IncrementalRefresh } = await import('../electron/main/refresh/incremental');
+  const db = openDatabase(join(arg.dataDir, 'spyglass.sqlite'));
+  const profileId = new ProfileRepository(db).getActiveId()!;
+  const store = new WatchRepository(db);
+  const rpc = new RpcClient({ url: arg.rpcUrl, auth: { user: RPC_USER, password: RPC_PASSWORD }, wallet: WALLET });
+  const index = new IndexClient({ url: arg.indexUrl });
+  const engine = new RefreshEngine({ store, rpc, index, profileId });
+  const miner = new RpcClient({ url: arg.rpcUrl, auth: { user: RPC_USER, password: RPC_PASSWORD }, wallet: 'miner' });
+  const inc = new IncrementalRefresh({ engine, store, rpc, index, profileId });
+  const watched = [...store.received(store.latestSnapshot(profileId)!.id).keys()];
+  const out: IncrementalBench = { incMs: [], fullMs: [], affected: [], lookups: [], modes: [] };
+  const block = async (i: number): Promise<void> => {
+    await miner.call('sendtoaddress', [watched[(i * 7919) % watched.length]!, 0.01]);
+    await miner.call('generatetoaddress', [1, await miner.call<string>('getnewaddress', [])]);
+  };
+  for (let i = 0; i < INCREMENTAL_ROUNDS; i++) {
+    await block(2 * i);
+    let t0 = performance.now();
+    const r = await inc.run();
+    out.incMs.push(performance.now() - t0);
+    out.affected.push(r.affected.length);
+    out.lookups.push(r.counts.utxoLookups);
+    out.modes.push(r.mode === 'full' ? `full (${r.fallback})` : r.mode);
+    await block(2 * i + 1);
+    t0 = performance.now();
+    await engine.run();
+    out.fullMs.push(performance.now() - t0);
+  }
+  miner.close();
+  rpc.close();
+  index.close();
+  closeDatabase(db);
+  return out;
 }
 
 /** Opens the app on `dataDir` (not connected: the overview comes from the latest snapshot) and loads the overview as the bridge sends it. */
@@ -593,6 +653,10 @@ export async function benchRefresh(): Promise<Row[]> {
     log('naive client done');
     const floor = await inChild<FloorResult>('floor', { ...urls, concurrency: FLOOR_CONCURRENCY });
     log(`floor ${secs(floor.floorMs)}`);
+    // The incremental refresh, in its own process on a copy of the warm database (the rows above stay as they were).
+    cpSync(dir('real'), dir('incremental'), { recursive: true });
+    const ib = await inChild<IncrementalBench>('incremental', { ...urls, dataDir: dir('incremental') });
+    log(`incremental ${ib.incMs.map((x) => x.toFixed(0)).join('/')} ms`);
 
     // --- the same with latency on every request
     await devnet.setLatency(latencyMs);
@@ -649,6 +713,18 @@ export async function benchRefresh(): Promise<Row[]> {
       baseline: naiveLat.warm.extrapolatedMs / 1000,
       lowerIsBetter: true,
       note: `steps ${fmtTimings(appLat.warm.timings)}; ${naiveNote(naiveLat.warm)}`,
+    });
+    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const incMed = median(ib.incMs);
+    rows.push({
+      name: `incremental refresh after one block paying 1 of ${int(n)} watched addresses (goal ≤ 150 ms), vs the full refresh after the same change`,
+      unit: 'ms',
+      ours: incMed,
+      baseline: median(ib.fullMs),
+      lowerIsBetter: true,
+      note:
+        `≤ 150 ms: ${verdict(incMed <= 150)}; median of ${ib.incMs.length} rounds (incremental ${ib.incMs.map((x) => x.toFixed(0)).join(', ')} ms; full ${ib.fullMs.map((x) => x.toFixed(0)).join(', ')} ms); ` +
+        `modes ${[...new Set(ib.modes)].join(', ')}; addresses touched ${ib.affected.join(', ')}; index lookups ${ib.lookups.join(', ')}; its own process, on a copy of the warm database; the warm full refresh with nothing changed: ${app.warm.ms.toFixed(0)} ms`,
     });
     const ov = app.overview!;
     const peak = ov.memory.peakRss;
@@ -713,6 +789,9 @@ async function childMain(mode: string, argJson: string): Promise<void> {
       break;
     case 'floor':
       result = await floorChild(arg);
+      break;
+    case 'incremental':
+      result = await incrementalChild(arg);
       break;
     case 'naive-overview':
       result = await naiveOverview((arg as { dataDir: string }).dataDir);

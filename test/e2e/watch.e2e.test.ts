@@ -38,6 +38,9 @@ describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` —
     });
     if (!saved.ok) throw new Error(saved.error.message);
     await rig.web.app.dispatch('profiles:activate', { id: (saved.value as { profile: { id: string } }).profile.id });
+    // The page opened on Welcome (no profile then); once it sees the connection it replaces itself with
+    // the dashboard — a goto made before that would be undone by it.
+    await rig.page.waitForURL((u) => !u.hash.includes('welcome'), { timeout: 30_000 });
   });
 
   afterAll(async () => {

@@ -54,6 +54,9 @@
 //
 // One refresh at a time: run() while a refresh is going returns the promise of the running one (its
 // options — signal, onProgress — stay those of the first call).
+//
+// After a new block or wallet transaction the app runs the incremental refresh (incremental.ts),
+// which updates the latest snapshot in place from `listsinceblock` and falls back to this one.
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { AppError, isAppError } from '../../../shared/errors';
@@ -218,10 +221,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** listreceivedbyaddress's arguments: every address of the wallet, unconfirmed receives and empty addresses included. */
-const LIST_RECEIVED_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({ minconf: 0, include_empty: true });
+export const LIST_RECEIVED_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({ minconf: 0, include_empty: true });
 
 /** listreceivedbyaddress → records (shape checked; amounts exact). */
-function parseReceived(reply: unknown): ReceivedRecord[] {
+export function parseReceived(reply: unknown): ReceivedRecord[] {
   if (!Array.isArray(reply)) throw new AppError('rpc.bad_reply', 'The node answered listreceivedbyaddress with something other than a list.');
   const seen = new Set<string>();
   return reply.map((e: unknown, i) => {
@@ -252,7 +255,7 @@ function parseReceived(reply: unknown): ReceivedRecord[] {
 }
 
 /** listunspent → per address: the digest of its outpoints, their sum and count. */
-function parseUnspent(reply: unknown): Map<string, NodeUnspent> {
+export function parseUnspent(reply: unknown): Map<string, NodeUnspent> {
   if (!Array.isArray(reply)) throw new AppError('rpc.bad_reply', 'The node answered listunspent with something other than a list.');
   const by = new Map<string, { outpoints: string[]; sats: bigint }>();
   reply.forEach((e: unknown, i) => {
@@ -272,14 +275,14 @@ function parseUnspent(reply: unknown): Map<string, NodeUnspent> {
   return out;
 }
 
-function parseNodeTip(reply: unknown): Tip {
+export function parseNodeTip(reply: unknown): Tip {
   if (!isRecord(reply) || typeof reply.blocks !== 'number' || !Number.isSafeInteger(reply.blocks) || typeof reply.bestblockhash !== 'string' || !HEX64.test(reply.bestblockhash)) {
     throw new AppError('rpc.bad_reply', 'The node answered getblockchaininfo without a valid block height and hash.');
   }
   return { height: reply.blocks, hash: reply.bestblockhash };
 }
 
-const EMPTY_NODE_UNSPENT: NodeUnspent = { hash: outpointsDigest([]), sats: 0n, count: 0 };
+export const EMPTY_NODE_UNSPENT: NodeUnspent = { hash: outpointsDigest([]), sats: 0n, count: 0 };
 
 /** A lookup's UTXOs equal a snapshot's (as the snapshot would store them: outpoint, amount, height). */
 function sameUtxos(got: readonly IndexUtxo[], held: readonly UtxoRecord[]): boolean {
@@ -465,13 +468,17 @@ export class RefreshEngine {
       const prev = this.#store.latestSnapshot(profileId);
       const prevReceived = prev === null ? new Map<string, ReceivedRecord>() : this.#store.received(prev.id);
       const prevFetch = prev === null ? new Map<string, AddressFetch>() : this.#store.fetchStates(prev.id);
-      const [walletState, receivedReply] = await Promise.all([
+      const [walletStateBefore, receivedReply] = await Promise.all([
         this.#checkSpends ? this.#walletState(callOpts) : Promise.resolve(null),
         // Named, without include_watchonly (no effect on descriptor wallets; removed after v30, which
         // shifts the positions of the arguments after it): valid in every Core variant (spec §7).
         this.#rpc.call('listreceivedbyaddress', LIST_RECEIVED_PARAMS, callOpts),
       ]);
       const received = parseReceived(receivedReply);
+      // The state is what the snapshot's node rows are exact at (the incremental refresh lists what
+      // happened since its block, refresh/incremental.ts): asked again, and not recorded when the
+      // wallet moved while listreceivedbyaddress was read (then the next refresh is a full one).
+      const walletState = walletStateBefore !== null && (await this.#walletState(callOpts)) === walletStateBefore ? walletStateBefore : null;
       let handled = received.length;
       if (this.#checkSpends) {
         const reuse =

@@ -10,6 +10,7 @@
 import { AppError } from '../../../shared/errors';
 import type { IndexTransaction } from '../blockindex/types';
 import type { Database } from './db';
+import { applyIncrement, needRecheck, outpointOwners, sameWatchSet, userAddresses, type IncrementalWrite } from './incremental';
 
 // ---------------------------------------------------------------------------------------------
 // types
@@ -707,6 +708,56 @@ export class WatchRepository {
         if (fetched.run({ id, address, at: c.takenAt, height: c.index.height }).changes === 0) throw invalid(`${address} is not an address of snapshot ${id}.`);
       }
     });
+  }
+
+  /** Brings the latest snapshot up to date in place (incremental refresh; store/incremental.ts). */
+  applyIncrement(profileId: string, w: IncrementalWrite): void {
+    applyIncrement(this.#db, profileId, w);
+  }
+
+  /** Node addresses of snapshot `id` to look up again although the node shows nothing new (store/incremental.ts). */
+  needRecheck(id: number, walletHeight: number): string[] {
+    return needRecheck(this.#db, id, walletHeight);
+  }
+
+  /** Whether the profile's watched set is exactly snapshot `id`'s (addresses and sources). */
+  sameWatchSet(profileId: string, id: number): boolean {
+    return sameWatchSet(this.#db, profileId, id);
+  }
+
+  /** The user-added addresses of snapshot `id`. */
+  userAddressesOf(id: number): string[] {
+    return userAddresses(this.#db, id);
+  }
+
+  /** The node's received entries of snapshot `id` for `addresses` only (absent: not a node address of it). */
+  receivedOf(id: number, addresses: Iterable<string>): Map<string, ReceivedRecord> {
+    const out = new Map<string, ReceivedRecord>();
+    const st = this.#db.prepare<[number, string], { amount_sats: number | bigint; confirmations: number; txids: string; node_label: string; node_unspent_hash: string | null; node_unspent_sats: number | bigint | null; node_unspent_count: number | null }>(
+      'SELECT amount_sats, confirmations, txids, node_label, node_unspent_hash, node_unspent_sats, node_unspent_count FROM snapshot_received WHERE snapshot_id = ? AND address = ?',
+    );
+    for (const address of addresses) {
+      if (out.has(address)) continue;
+      const r = st.get(id, address);
+      if (r === undefined) continue;
+      out.set(address, {
+        address,
+        amountSats: sats(r.amount_sats),
+        confirmations: r.confirmations,
+        txids: JSON.parse(r.txids) as string[],
+        nodeLabel: r.node_label,
+        nodeUnspent:
+          r.node_unspent_hash === null || r.node_unspent_sats === null || r.node_unspent_count === null
+            ? null
+            : { hash: r.node_unspent_hash, sats: sats(r.node_unspent_sats), count: r.node_unspent_count },
+      });
+    }
+    return out;
+  }
+
+  /** Which address of snapshot `id` holds each outpoint ("txid:vout"). */
+  outpointOwners(id: number, keys: readonly string[]): Map<string, string> {
+    return outpointOwners(this.#db, id, keys);
   }
 
   /** Records a refresh that failed at `step` (the latest good snapshot stays as it is). Returns the row id. */

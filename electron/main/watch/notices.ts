@@ -9,7 +9,7 @@
 // Change coming back from one of the wallet's own spends (getaddressinfo ischange) is not a payment.
 import { formatBtc } from '../../../shared/amounts';
 import type { PaymentNotice } from '../../../shared/ipc/contract';
-import type { WatchRepository } from '../store/watch';
+import type { ReceivedRecord, UtxoRow, WatchRepository } from '../store/watch';
 
 /** Incoming payments seen unconfirmed and not yet confirmed, by txid (per profile, in memory). */
 export type PendingPayments = Map<string, { sats: bigint; address: string }>;
@@ -26,17 +26,30 @@ function who(repo: WatchRepository, pid: string, address: string): string {
 
 export function paymentNotices(repo: WatchRepository, pid: string, fromId: number | null, toId: number, pending: PendingPayments): PaymentNotice[] {
   if (fromId === null) return [];
+  return noticesBetween(repo, pid, { before: repo.received(fromId), after: repo.received(toId), newUtxos: repo.diff(fromId, toId).newUtxos }, pending);
+}
+
+/** What changed between two states of the same addresses (an incremental refresh knows it without a second snapshot). */
+export interface StateChange {
+  /** The node's received records before and after, by address. */
+  before: ReadonlyMap<string, ReceivedRecord>;
+  after: ReadonlyMap<string, ReceivedRecord>;
+  /** UTXOs that are new. */
+  newUtxos: ReadonlyArray<Pick<UtxoRow, 'address' | 'txid' | 'amountSats' | 'height'>>;
+}
+
+export function noticesBetween(repo: WatchRepository, pid: string, change: StateChange, pending: PendingPayments): PaymentNotice[] {
   const notices: PaymentNotice[] = [];
   const notice = (kind: PaymentNotice['kind'], txid: string, title: string, body: string): void => void notices.push({ kind, profileId: pid, txid, title, body });
 
   // The node's received records before: a txid in them was known already (perhaps unconfirmed).
-  const before = repo.received(fromId);
+  const before = change.before;
   const knownBefore = new Set<string>();
   for (const r of before.values()) for (const t of r.txids) knownBefore.add(t);
 
   // Confirmed: new UTXOs at a height, by transaction.
   const confirmed = new Map<string, { sats: bigint; address: string; height: number }>();
-  for (const u of repo.diff(fromId, toId).newUtxos) {
+  for (const u of change.newUtxos) {
     if (u.height === null || isChange(repo, pid, u.address)) continue;
     const c = confirmed.get(u.txid);
     confirmed.set(u.txid, { sats: (c?.sats ?? 0n) + u.amountSats, address: c?.address ?? u.address, height: u.height });
@@ -49,7 +62,7 @@ export function paymentNotices(repo: WatchRepository, pid: string, fromId: numbe
   }
 
   // In the mempool: the node's received records, a new txid and more received.
-  for (const [address, r] of repo.received(toId)) {
+  for (const [address, r] of change.after) {
     if (r.confirmations !== 0 || isChange(repo, pid, address)) continue;
     const old = before.get(address);
     const fresh = r.txids.filter((t) => !(old?.txids ?? []).includes(t) && !confirmed.has(t) && !pending.has(t));

@@ -26,13 +26,14 @@ import { INDEX_ADDRESS_KINDS_TEXT } from '../../../shared/index-address-kinds';
 import { parseAddressList } from '../../../shared/watchlist';
 import { emptyBalanceColumns } from '../../../shared/ipc/balance-columns';
 import { RefreshEngine } from '../refresh/engine';
+import { IncrementalRefresh } from '../refresh/incremental';
 import type { Logger } from '../log';
 import type { ActiveConnection, Services } from '../services';
 import type { NodeRpc } from '../connection';
 import type { OverviewQuery } from '../store/overview';
 import type { Label, Snapshot, UtxoRow, WatchRepository } from '../store/watch';
 import { addressType, INDEX_SERVED_TYPES } from './address-type';
-import { paymentNotices, type PendingPayments } from './notices';
+import { noticesBetween, paymentNotices, type PendingPayments } from './notices';
 import type { ProfileRepository } from '../store/profiles';
 
 export interface WatchServiceDeps {
@@ -103,7 +104,7 @@ export function feeRateText(feeSats: bigint, vsize: number): string {
 }
 
 export class WatchService {
-  private engine: { conn: ActiveConnection; engine: RefreshEngine } | null = null;
+  private engine: { conn: ActiveConnection; engine: RefreshEngine; incremental: IncrementalRefresh } | null = null;
   private controller: AbortController | null = null;
   private running: Promise<RefreshSummaryView> | null = null;
   /** Incoming payments told as unconfirmed, waiting for their first confirmation (per profile). */
@@ -134,13 +135,17 @@ export class WatchService {
   }
 
   private engineFor(conn: ActiveConnection): RefreshEngine {
+    return this.enginesFor(conn).engine;
+  }
+
+  /** The full refresh engine of the connection and the incremental refresh that falls back to it. */
+  private enginesFor(conn: ActiveConnection): { engine: RefreshEngine; incremental: IncrementalRefresh } {
     if (this.engine?.conn !== conn) {
-      this.engine = {
-        conn,
-        engine: new RefreshEngine({ store: this.deps.repo, rpc: conn.rpc, index: conn.index, profileId: conn.profile.id, log: this.deps.log, genesisHash: conn.report.index.genesisHash }),
-      };
+      const engine = new RefreshEngine({ store: this.deps.repo, rpc: conn.rpc, index: conn.index, profileId: conn.profile.id, log: this.deps.log, genesisHash: conn.report.index.genesisHash });
+      const incremental = new IncrementalRefresh({ engine, store: this.deps.repo, rpc: conn.rpc, index: conn.index, profileId: conn.profile.id, log: this.deps.log });
+      this.engine = { conn, engine, incremental };
     }
-    return this.engine.engine;
+    return this.engine;
   }
 
   private network(): Network | null {
@@ -160,7 +165,7 @@ export class WatchService {
     const offline = this.deps.services.connectionState().state !== 'connected';
     const empty: WatchOverview = { snapshot: null, offline, refreshing: false, lastFailure: null, balances: emptyBalanceColumns(), totals: { receivedSats: '0', balanceSats: '0', utxoCount: 0, addresses: 0 } };
     if (!pid) return empty;
-    const refreshing = this.engine?.conn.profile.id === pid && this.engine.engine.running;
+    const refreshing = this.engine?.conn.profile.id === pid && (this.engine.engine.running || this.engine.incremental.running);
     const snap = this.deps.repo.latestSnapshot(pid);
     const attempt = this.deps.repo.lastAttempt(pid);
     const lastFailure =
@@ -187,20 +192,22 @@ export class WatchService {
 
   private async runRefresh(): Promise<RefreshSummaryView> {
     const conn = this.connected();
-    const engine = this.engineFor(conn);
-    if (engine.running) throw new AppError('input.invalid', 'A refresh is already running.');
+    const { engine, incremental } = this.enginesFor(conn);
+    if (engine.running || incremental.running) throw new AppError('input.invalid', 'A refresh is already running.');
     const controller = new AbortController();
     this.controller = controller;
     const started = Date.now();
     const pid = conn.profile.id;
     const previous = this.deps.repo.latestSnapshot(pid)?.id ?? null;
     try {
-      const r = await engine.run({ signal: controller.signal, onProgress: (p) => this.deps.services.emit('refresh:progress', p) });
+      // Incremental when it can be (electron/main/refresh/incremental.ts), else the full refresh.
+      const r = await incremental.run({ signal: controller.signal, onProgress: (p) => this.deps.services.emit('refresh:progress', p) });
       this.deps.services.emit('watch:changed', { snapshotId: r.snapshotId, failed: false });
-      if (r.snapshotId !== previous && this.deps.notificationsOn?.(pid)) {
+      if ((r.change !== null || r.snapshotId !== previous) && this.deps.notificationsOn?.(pid)) {
         let pending = this.pendingPayments.get(pid);
         if (!pending) this.pendingPayments.set(pid, (pending = new Map()));
-        for (const n of paymentNotices(this.deps.repo, pid, previous, r.snapshotId, pending)) this.deps.services.emit('notify', n);
+        const notices = r.change !== null ? noticesBetween(this.deps.repo, pid, r.change, pending) : paymentNotices(this.deps.repo, pid, previous, r.snapshotId, pending);
+        for (const n of notices) this.deps.services.emit('notify', n);
       }
       return {
         snapshotId: r.snapshotId,

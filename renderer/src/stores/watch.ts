@@ -417,8 +417,20 @@ export const useWatchStore = defineStore('watch', () => {
     });
     if (!ownRefresh) {
       refreshing.value = o.refreshing;
-      if (!o.refreshing) progress.value = null;
+      if (o.refreshing) followOtherRefresh();
+      else progress.value = null;
     }
+  }
+
+  // A refresh this page did not start (the chain monitor's) may end without a change to show, so no
+  // event says it ended: while one runs, the overview is read again every second until it has.
+  let followTimer: ReturnType<typeof setTimeout> | null = null;
+  function followOtherRefresh(): void {
+    if (followTimer) return;
+    followTimer = setTimeout(() => {
+      followTimer = null;
+      if (!ownRefresh) void load();
+    }, 1000);
   }
 
   async function loadOnce(): Promise<boolean> {
@@ -615,6 +627,7 @@ export const useWatchStore = defineStore('watch', () => {
     if (!ownRefresh && Date.now() - refreshEndedAt < 1500) return;
     progress.value = p;
     refreshing.value = true;
+    if (!ownRefresh) followOtherRefresh();
   });
   api.onWatchChanged(() => {
     void load();
