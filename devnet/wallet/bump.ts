@@ -50,6 +50,30 @@ export function bumpPreconditions(w: Wallet, chain: Chain, txid: string, require
  * CreateRateBumpTransaction + sign: `explicitPerKvB` is the fee_rate asked for; `estimatePerKvB` the
  * wallet's own estimate (GetMinimumFeeRate) for when none was.
  */
+/**
+ * The replacement's fee rate (feebumper's CheckFeeRate / EstimateFeeRate): an asked rate must pay the
+ * old fee plus the incremental relay fee at the replacement's largest size (`maxVsize()`) and stay under
+ * -maxtxfee; else the original's rate (rounded down) + 1 sat/kvB + the larger incremental fee, at least
+ * the wallet's estimate.
+ */
+export function bumpRate(o: { explicitPerKvB: bigint | null; estimatePerKvB: bigint }, oldFee: bigint, originalWeight: number, maxVsize: number | (() => number)): bigint {
+  if (o.explicitPerKvB !== null) {
+    const rate = o.explicitPerKvB;
+    const size = typeof maxVsize === 'number' ? maxVsize : maxVsize();
+    // The mempool's own minimum (its rolling fee, 0 while it is not full) is never above the asked rate here.
+    const total = feeAt(rate, size);
+    const incremental = feeAt(MIN_RELAY_FEE, size);
+    if (total < oldFee + incremental) {
+      throw new WalletError(-8, `Insufficient total fee ${formatMoney(total)}, must be at least ${formatMoney(oldFee + incremental)} (oldFee ${formatMoney(oldFee)} + incrementalFee ${formatMoney(incremental)})`);
+    }
+    if (total > MAX_TX_FEE) throw new WalletError(-4, `Specified or calculated fee ${formatMoney(total)} is too high (cannot be higher than -maxtxfee ${formatMoney(MAX_TX_FEE)})`);
+    return rate;
+  }
+  const oldRate = (oldFee * 1000n) / BigInt(Math.ceil(originalWeight / 4));
+  const rate = oldRate + 1n + (WALLET_INCREMENTAL_RELAY_FEE > MIN_RELAY_FEE ? WALLET_INCREMENTAL_RELAY_FEE : MIN_RELAY_FEE);
+  return o.estimatePerKvB > rate ? o.estimatePerKvB : rate;
+}
+
 export function bumpFee(w: Wallet, chain: Chain, txid: string, o: { explicitPerKvB: bigint | null; estimatePerKvB: bigint; replaceable: boolean }): BumpResult {
   const { oldFee, coins } = bumpPreconditions(w, chain, txid, true);
   const original = w.txs.get(txid)!.tx;
@@ -65,22 +89,7 @@ export function bumpFee(w: Wallet, chain: Chain, txid: string, o: { explicitPerK
   const recipientsTotal = recipients.reduce((s, r) => s + r.value, 0n);
   // The largest size it can have: with its change output (CalculateMaximumSignedTxSize).
   const maxVsize = Math.ceil(estimatedWeight(build(changeIndex >= 0 ? 1n : null), coins) / 4);
-  let rate: bigint;
-  if (o.explicitPerKvB !== null) {
-    rate = o.explicitPerKvB;
-    // The mempool's own minimum (its rolling fee, 0 while it is not full) is never above the asked rate here.
-    const total = feeAt(rate, maxVsize);
-    const incremental = feeAt(MIN_RELAY_FEE, maxVsize);
-    if (total < oldFee + incremental) {
-      throw new WalletError(-8, `Insufficient total fee ${formatMoney(total)}, must be at least ${formatMoney(oldFee + incremental)} (oldFee ${formatMoney(oldFee)} + incrementalFee ${formatMoney(incremental)})`);
-    }
-    if (total > MAX_TX_FEE) throw new WalletError(-4, `Specified or calculated fee ${formatMoney(total)} is too high (cannot be higher than -maxtxfee ${formatMoney(MAX_TX_FEE)})`);
-  } else {
-    // The original's rate (rounded down) + 1 sat/kvB + the larger incremental fee; at least the wallet's estimate.
-    const oldRate = (oldFee * 1000n) / BigInt(Math.ceil(original.weight / 4));
-    rate = oldRate + 1n + (WALLET_INCREMENTAL_RELAY_FEE > MIN_RELAY_FEE ? WALLET_INCREMENTAL_RELAY_FEE : MIN_RELAY_FEE);
-    if (o.estimatePerKvB > rate) rate = o.estimatePerKvB;
-  }
+  const rate = bumpRate(o, oldFee, original.weight, maxVsize);
   let tx = build(changeIndex >= 0 ? 1n : null);
   const fee = feeAt(rate, Math.ceil(estimatedWeight(tx, coins) / 4));
   if (changeIndex >= 0) {

@@ -21,17 +21,11 @@ import { estimateTx, inputVsize, type InputKind } from '../../shared/bitcoin/spe
 import { minViableChange } from '../../shared/bitcoin/spend/dust';
 import type { Tx, TxOut } from '../../shared/bitcoin/tx';
 import type { Chain } from '../chain/chain';
-import { formatMoney } from '../chain/chain';
-import { feeAt, MIN_RELAY_FEE } from '../chain/policy';
+import { feeAt } from '../chain/policy';
 import { isChange } from './accounting';
 import { antiFeeSnipingLocktime } from './spend';
-import { bumpPreconditions } from './bump';
+import { bumpPreconditions, bumpRate } from './bump';
 import { WalletError, type Wallet } from './wallet';
-
-/** WALLET_INCREMENTAL_RELAY_FEE: 5,000 sat/kvB. */
-const WALLET_INCREMENTAL_RELAY_FEE = 5000n;
-/** -maxtxfee default: 0.1 BTC. */
-const MAX_TX_FEE = 10_000_000n;
 
 export interface PsbtBumpOptions {
   /** fee_rate asked for (sat/kvB), or null. */
@@ -82,21 +76,7 @@ export function psbtBump(w: Wallet, chain: Chain, txid: string, o: PsbtBumpOptio
   const recipients = txouts.filter((_, i) => !isChangeAt(i));
   const inputs = coins.reduce((s, c) => s + c.value, 0n);
 
-  let rate: bigint;
-  if (o.explicitPerKvB !== null) {
-    rate = o.explicitPerKvB;
-    const maxVsize = vsizeOf(kinds, txouts, lowR);
-    const total = feeAt(rate, maxVsize);
-    const incremental = feeAt(MIN_RELAY_FEE, maxVsize);
-    if (total < oldFee + incremental) {
-      throw new WalletError(-8, `Insufficient total fee ${formatMoney(total)}, must be at least ${formatMoney(oldFee + incremental)} (oldFee ${formatMoney(oldFee)} + incrementalFee ${formatMoney(incremental)})`);
-    }
-    if (total > MAX_TX_FEE) throw new WalletError(-4, `Specified or calculated fee ${formatMoney(total)} is too high (cannot be higher than -maxtxfee ${formatMoney(MAX_TX_FEE)})`);
-  } else {
-    const oldRate = (oldFee * 1000n) / BigInt(Math.ceil(original.weight / 4));
-    rate = oldRate + 1n + (WALLET_INCREMENTAL_RELAY_FEE > MIN_RELAY_FEE ? WALLET_INCREMENTAL_RELAY_FEE : MIN_RELAY_FEE);
-    if (o.estimatePerKvB > rate) rate = o.estimatePerKvB;
-  }
+  const rate = bumpRate(o, oldFee, original.weight, () => vsizeOf(kinds, txouts, lowR));
 
   const sequence = o.replaceable ? 0xfffffffd : 0xfffffffe;
   const tx = (outs: TxOut[]): Tx => ({
