@@ -21,6 +21,7 @@ export const ErrorCodes = [
   'index.rate_limited', // 429 after retries
   'index.bad_reply', // envelope or shape not as specified
   'index.http', // 5xx or another status
+  'index.not_configured', // the profile has no index: the node wallet alone cannot answer this
   // transport, both interfaces
   'net.refused',
   'net.reset',

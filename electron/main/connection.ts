@@ -127,7 +127,7 @@ export async function checkConnection(profile: Pick<ProfileInput, 'wallet' | 'no
     wallet,
     walletsLoaded: wallets,
   };
-  const idx: IndexReport = { height: i.value.tip.height, bestBlockHash: i.value.tip.hash, genesisHash: i.value.genesisHash };
+  const idx: IndexReport = { source: (index as { source?: string }).source === 'node' ? 'node' : 'index', height: i.value.tip.height, bestBlockHash: i.value.tip.hash, genesisHash: i.value.genesisHash };
   return { node, index: idx, network, warnings, checkedAt: new Date().toISOString() };
 }
 

@@ -4,6 +4,7 @@
 import { AppError, toIpcError, type IpcError } from '../../shared/errors';
 import type { AppInfo, ConnectionReport, ConnectionState, EventName, Events, KeychainStatus, ProfileInput, ProfileView, Remember } from '../../shared/ipc/contract';
 import { checkConnection, failedState, type BlockIndex, type NodeRpc } from './connection';
+import { NodeWalletIndex } from './blockindex/node-source';
 import type { CredentialStore } from './credentials';
 import type { StartDemo, DemoDevnet } from './demo';
 import type { Logger } from './log';
@@ -165,7 +166,7 @@ export class Services {
         return this.state;
       }
       rpc = this.deps.makeRpc(current, auth);
-      index = this.deps.makeIndex(current.indexUrl);
+      index = this.indexFor(current.indexUrl, rpc);
       const report = await checkConnection(current, rpc, index, index.plainHttpRemote);
       if (gen !== this.generation) throw new AppError('cancelled', 'Another profile was activated meanwhile.');
       this.active = { profile: current, rpc, index, report };
@@ -332,7 +333,7 @@ export class Services {
     } else auth = null;
     if (auth === null) throw new AppError('credentials.missing', 'Enter the RPC password to test the connection.', { field: 'password' });
     const rpc = this.deps.makeRpc(input, auth);
-    const index = this.deps.makeIndex(input.indexUrl);
+    const index = this.indexFor(input.indexUrl, rpc);
     try {
       return await fn(rpc, index);
     } catch (e) {
@@ -342,6 +343,11 @@ export class Services {
       rpc.close();
       index.close();
     }
+  }
+
+  /** The profile's index; without an index URL, the node's wallet answers in its place (blockindex/node-source.ts). */
+  private indexFor(url: string, rpc: NodeRpc): BlockIndex & { plainHttpRemote: boolean } {
+    return url.trim() === '' ? new NodeWalletIndex(rpc) : this.deps.makeIndex(url);
   }
 
   private disconnect(): void {

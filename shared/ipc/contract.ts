@@ -26,14 +26,18 @@ export type * from './send';
 
 export { CHANNEL_PREFIX, EVENT_PREFIX } from './names';
 
-const url = z.string().trim().min(1, 'A URL is required').max(2048).refine((s) => {
+const URL_RULE = 'Use an http:// or https:// URL without a user name or password in it';
+function isHttpUrl(s: string): boolean {
   try {
     const u = new URL(s);
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '' && u.username === '' && u.password === '';
   } catch {
     return false;
   }
-}, 'Use an http:// or https:// URL without a user name or password in it');
+}
+const url = z.string().trim().min(1, 'A URL is required').max(2048).refine(isHttpUrl, URL_RULE);
+/** A URL, or empty for none. */
+const optionalUrl = z.string().trim().max(2048).refine((s) => s === '' || isHttpUrl(s), URL_RULE);
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a profile id');
 const password = z.string().min(1, 'The password is empty').max(1024);
@@ -46,7 +50,8 @@ export const ProfileInputSchema = z.object({
   rpcUser: z.string().max(256).default(''),
   cookiePath: z.string().max(4096).default(''),
   wallet: z.string().max(256).default(''),
-  indexUrl: url,
+  /** Empty: no index; the node's wallet answers what it can (#17). */
+  indexUrl: optionalUrl.default(''),
 }).strict().superRefine((p, ctx) => {
   if (p.auth === 'password' && p.rpcUser.trim() === '') ctx.addIssue({ code: 'custom', path: ['rpcUser'], message: 'Enter the RPC user name (rpcuser or the user of an rpcauth line)' });
   if (p.auth === 'cookie' && p.cookiePath.trim() === '') ctx.addIssue({ code: 'custom', path: ['cookiePath'], message: 'Enter the path of the node\'s .cookie file' });
@@ -84,6 +89,8 @@ export interface NodeReport {
 }
 
 export interface IndexReport {
+  /** 'node': the profile has no index URL, the node's wallet stands in (heights are the node's). */
+  source: 'index' | 'node';
   height: number;
   bestBlockHash: string;
   genesisHash: string;

@@ -105,6 +105,10 @@ export interface AddressDetailView {
   info: Record<string, unknown> | null;
   infoFetchedAt: string | null;
   utxos: UtxoView[];
+  /** Where the UTXOs came from: the index, or the node's wallet (a profile without an index). */
+  utxoSource: 'index' | 'node';
+  /** Set when the coins cannot be known: a user-added address outside the node's wallet, without an index. */
+  needsIndex: string | null;
   /** Txids the node reports paying this address (listreceivedbyaddress). */
   txids: string[];
   /**

@@ -90,7 +90,7 @@ export function report(over: Partial<ConnectionReport> = {}): ConnectionReport {
       wallet: 'watch',
       walletsLoaded: ['watch'],
     },
-    index: { height: 201, bestBlockHash: '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206', genesisHash: '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206' },
+    index: { source: 'index', height: 201, bestBlockHash: '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206', genesisHash: '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206' },
     network: 'regtest',
     warnings: [],
     checkedAt: '2025-01-01T00:00:00.000Z',

@@ -9,7 +9,7 @@ function report(over: { blocks?: number; headers?: number; ibd?: boolean; progre
   const blocks = over.blocks ?? 200;
   return {
     node: { version: 319900, subversion: '/Satoshi:31.99.0/', chain: 'regtest', blocks, headers: over.headers ?? blocks, bestBlockHash: 'ab', initialBlockDownload: over.ibd ?? false, verificationProgress: over.progress ?? 1, wallet: 'watch', walletsLoaded: ['watch'] },
-    index: { height: over.index ?? blocks, bestBlockHash: 'ab', genesisHash: 'cd' },
+    index: { source: 'index', height: over.index ?? blocks, bestBlockHash: 'ab', genesisHash: 'cd' },
     network: 'regtest',
     warnings: over.behind ? [{ code: 'index-behind', message: 'The index is behind.' }] : [],
     checkedAt: at(14, 0),

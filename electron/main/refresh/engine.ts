@@ -173,7 +173,7 @@ export const DEFAULT_INFO_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 const PROGRESS_INTERVAL_MS = 50;
 const HEX64 = /^[0-9a-f]{64}$/;
 /** Index errors that concern one address; any other error ends the refresh. */
-const PER_ADDRESS_CODES: ReadonlySet<string> = new Set(['index.invalid', 'index.not_found']);
+const PER_ADDRESS_CODES: ReadonlySet<string> = new Set(['index.invalid', 'index.not_found', 'index.not_configured']);
 
 const MAX_MONEY_SATS = 2_100_000_000_000_000;
 

@@ -1,6 +1,7 @@
 // Watch-only tracking behind the `watch:*` and `labels:*` channels: the refresh engine of the active
 // connection, the snapshot store, labels (BIP329) and the views the screens show. Reads work from the
 // latest snapshot with no network ("offline — as of …"); refreshes need the node and the index.
+import { NO_INDEX_HELP } from '../blockindex/node-source';
 import { AppError, isAppError } from '../../../shared/errors';
 import type {
   AddAddressesResult,
@@ -234,6 +235,11 @@ export class WatchService {
 
   // ——— details ———
 
+  /** The connected profile has no index: its coins come from the node's wallet (blockindex/node-source.ts). */
+  #withoutIndex(): boolean {
+    return this.deps.services.activeConnection()?.report.index.source === 'node';
+  }
+
   async address(address: string): Promise<AddressDetailView> {
     const pid = this.requireProfileId();
     const watched = this.deps.repo.getAddress(pid, address);
@@ -242,7 +248,13 @@ export class WatchService {
     const info = this.deps.repo.getInfo(pid, address);
     const received = snap ? this.deps.repo.received(snap.id).get(address) : undefined;
     const utxos = snap ? this.deps.repo.utxos(pid, address, snap.id) : [];
+    const noIndex = this.#withoutIndex();
     return {
+      utxoSource: noIndex ? 'node' : 'index',
+      needsIndex:
+        noIndex && watched.source === 'user' && received === undefined
+          ? `This address is not in the node's wallet, and the profile has no index: its coins cannot be looked up. ${NO_INDEX_HELP}`
+          : null,
       address,
       type: addressType(address, this.network()),
       source: watched.source,
@@ -319,7 +331,12 @@ export class WatchService {
     let merkle: TransactionView['merkle'] = { checked: false, valid: false, root: null, message: 'Unconfirmed: not in a block yet.' };
     let confirmations = 0;
     let nodeBlock: TransactionView['nodeBlock'] = null;
-    if (tx.blockHash !== null && tx.blockHeight !== null) {
+    if (tx.blockHash !== null && tx.blockHeight !== null && this.#withoutIndex()) {
+      // No index: the node is the only source, so there is nothing independent to check its block against.
+      nodeBlock = await nodeBlockCheck(conn.rpc, tx.blockHeight, tx.blockHash);
+      confirmations = tx.confirmations ?? 0;
+      merkle = { checked: false, valid: false, root: null, message: `Not checked: the profile has no index, and a merkle proof from the node itself would prove nothing the node did not already say. ${NO_INDEX_HELP}` };
+    } else if (tx.blockHash !== null && tx.blockHeight !== null) {
       const [block, nodeCheck] = await Promise.all([conn.index.block(tx.blockHash), nodeBlockCheck(conn.rpc, tx.blockHeight, tx.blockHash)]);
       nodeBlock = nodeCheck;
       confirmations = block.confirmations;
@@ -414,6 +431,9 @@ export class WatchService {
 
   reconcile(): { issues: ReconcileIssue[]; snapshotTakenAt: string | null } {
     const pid = this.requireProfileId();
+    if (this.#withoutIndex()) {
+      throw new AppError('index.not_configured', `Reconciliation compares the node's wallet with an independent block index, and this profile has none: there is nothing to compare. ${NO_INDEX_HELP}`);
+    }
     const snap = this.deps.repo.latestSnapshot(pid);
     if (!snap) return { issues: [], snapshotTakenAt: null };
     const issues: ReconcileIssue[] = [];

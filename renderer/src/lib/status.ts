@@ -53,7 +53,7 @@ export function connectionStatus(s: ConnectionState | null, now: Date = new Date
     if (s.report.warnings.some((w) => w.code === 'index-behind') && lag > 0) {
       return { kind: 'index-behind', tone: 'warn', label: `Index behind by ${countOf(lag, 'block')}`, detail: `The index is at block ${s.report.index.height.toLocaleString('en-US')}, the node at ${n.blocks.toLocaleString('en-US')}: the newest payments may be missing until it catches up.` };
     }
-    return { kind: 'connected', tone: 'ok', label: 'Connected', detail: `${n.subversion} at block ${n.blocks.toLocaleString('en-US')}; the index agrees.` };
+    return { kind: 'connected', tone: 'ok', label: 'Connected', detail: `${n.subversion} at block ${n.blocks.toLocaleString('en-US')}; ${s.report.index.source === 'node' ? "no index: the node's wallet alone" : 'the index agrees'}.` };
   }
   const e = s.error;
   const since = sinceText(s.since, now);
