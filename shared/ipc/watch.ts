@@ -127,6 +127,7 @@ export interface TxIoView {
   /** The address is watched and this output pays its script (not a P2PK output of its key). */
   watched: boolean;
   /** Outputs: the transactions spending it, as the index lists them (mempool spenders first; [] = unspent). Inputs: null. */
+  /** Outputs: the spending inputs ([] unspent); null when spent but the spender is not known (no index). */
   spentBy: Array<{ txid: string; vin: number }> | null;
 }
 

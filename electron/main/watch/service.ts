@@ -328,6 +328,13 @@ export class WatchService {
       watched: watched(o.address, o.type),
       spentBy: o.spent.map((x) => ({ txid: x.txId, vin: x.vIn })),
     }));
+    if (this.#withoutIndex()) {
+      // The node knows whether each output is still unspent (gettxout, mempool included), not who spent it.
+      const unspent = await conn.rpc.batch<unknown>(tx.vOut.map((o) => ({ method: 'gettxout', params: [tx.txId, o.index, true] })), { wallet: false });
+      unspent.forEach((r, i) => {
+        if (r.ok && r.value === null && tx.vOut[i]!.type !== 'NULL_DATA') outputs[i]!.spentBy = null;
+      });
+    }
     let merkle: TransactionView['merkle'] = { checked: false, valid: false, root: null, message: 'Unconfirmed: not in a block yet.' };
     let confirmations = 0;
     let nodeBlock: TransactionView['nodeBlock'] = null;
