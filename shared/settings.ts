@@ -21,6 +21,8 @@ export interface AppSettings {
 export interface ProfileSettings {
   /** A desktop notification for an incoming payment and for its first confirmation. */
   notifications: boolean;
+  /** The index URL whose "a third-party index learns every watched address" notice was acknowledged ('' none). */
+  indexNoticeAcknowledged: string;
 }
 
 export const DEFAULT_APP_SETTINGS: AppSettings = {
@@ -32,7 +34,7 @@ export const DEFAULT_APP_SETTINGS: AppSettings = {
   defaultFeePreset: '30-min',
 };
 
-export const DEFAULT_PROFILE_SETTINGS: ProfileSettings = { notifications: true };
+export const DEFAULT_PROFILE_SETTINGS: ProfileSettings = { notifications: true, indexNoticeAcknowledged: '' };
 
 /** The refresh intervals the Settings page offers (seconds; 0 = off). */
 export const REFRESH_CHOICES: readonly number[] = [0, 5, 10, 30, 60, 300, 900];

@@ -160,7 +160,7 @@ export const AppSettingsSchema = z
     defaultFeePreset: z.enum(['next-block', '30-min', '1-hour', '1-day']),
   })
   .strict();
-export const ProfileSettingsSchema = z.object({ notifications: z.boolean() }).strict();
+export const ProfileSettingsSchema = z.object({ notifications: z.boolean(), indexNoticeAcknowledged: z.string().max(2048) }).strict();
 
 export interface SettingsView {
   app: import('../settings').AppSettings;
