@@ -177,9 +177,12 @@ describe('reconciliation with an index that lags the node', () => {
     expect(spentFrom.size).toBeGreaterThan(0);
     // The index has not seen the spend: the coins are still in the balances, and Reconcile says so.
     const lagging = await rows();
-    for (const a of spentFrom) expect(lagging.get(a)!.balanceSats).toBe(before.get(a)!.balanceSats);
+    // (A change address whose coins were all spent leaves the list: the node no longer names it.)
+    const shown = [...spentFrom].filter((a) => lagging.has(a));
+    expect(shown.length).toBeGreaterThan(0);
+    for (const a of shown) expect(lagging.get(a)!.balanceSats).toBe(before.get(a)!.balanceSats);
     const flagged = new Set((await issues()).map((i) => i.address));
-    for (const a of spentFrom) expect(flagged.has(a), a).toBe(true);
+    for (const a of shown) expect(flagged.has(a), a).toBe(true);
     // Nothing about those addresses changes on the node's side from here on: only the disagreement
     // makes the next refresh ask the index again.
     await catchUp();

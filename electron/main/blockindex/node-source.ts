@@ -94,10 +94,21 @@ export class NodeWalletIndex implements BlockIndex {
       throw e;
     });
     const coins = await this.#coins;
+    // Neither listed nor holding coins: a spent change address is still the wallet's (it holds nothing).
+    if (!coins.addresses.has(address) && (await this.#isMine(address, opts))) return [];
     if (!coins.addresses.has(address)) {
       throw new AppError('index.not_configured', `${address} is not an address of the node's wallet, and this profile has no index to look it up. ${NO_INDEX_HELP}`, { address });
     }
     return coins.utxos.get(address) ?? [];
+  }
+
+  async #isMine(address: string, opts: CallOptions): Promise<boolean> {
+    try {
+      return rec(await this.rpc.call('getaddressinfo', [address], this.#opts(opts, true))).ismine === true;
+    } catch (e) {
+      if (isAppError(e) && e.code.startsWith('rpc.') && !e.code.startsWith('rpc.http')) return false; // an address the node refuses
+      throw e;
+    }
   }
 
   async #readCoins(opts: CallOptions): Promise<WalletCoins> {

@@ -34,6 +34,8 @@
 // unspent set cannot have changed and the snapshot's digests are reused. (Not seen by that test: a
 // transaction abandoned on the node with abandontransaction, until the next block or wallet
 // transaction; a node without those getwalletinfo fields always gets the `listunspent`.)
+// The same `listunspent` (minconf 0) adds the wallet's change addresses that hold coins, which
+// listreceivedbyaddress never lists (changeRecords): a spend's change stays in the balances.
 // Two more reasons to ask the index again, for when it lags the node (a public index a block or two
 // behind, a self-hosted one still catching up): the last lookup was made at an index height below
 // the block of the address's latest receive (node tip − its confirmations + 1); or the node's
@@ -254,8 +256,11 @@ export function parseReceived(reply: unknown): ReceivedRecord[] {
   });
 }
 
-/** listunspent → per address: the digest of its outpoints, their sum and count. */
-export function parseUnspent(reply: unknown): Map<string, NodeUnspent> {
+/**
+ * listunspent → per address: the digest of its outpoints, their sum and count. `minConf` 1 keeps the
+ * confirmed ones (what the index lists) of a reply asked with minconf 0.
+ */
+export function parseUnspent(reply: unknown, minConf = 0): Map<string, NodeUnspent> {
   if (!Array.isArray(reply)) throw new AppError('rpc.bad_reply', 'The node answered listunspent with something other than a list.');
   const by = new Map<string, { outpoints: string[]; sats: bigint }>();
   reply.forEach((e: unknown, i) => {
@@ -265,6 +270,7 @@ export function parseUnspent(reply: unknown): Map<string, NodeUnspent> {
       throw new AppError('rpc.bad_reply', `Entry ${i} of listunspent has no valid outpoint.`);
     }
     if (typeof address !== 'string') return; // outputs without an address (bare scripts) are not watched
+    if (minConf > 0 && !(typeof e.confirmations === 'number' && e.confirmations >= minConf)) return;
     const g = by.get(address) ?? { outpoints: [], sats: 0n };
     g.outpoints.push(`${txid}:${vout}`);
     g.sats += btcNumberToSats(amount, `the amount of ${txid}:${vout}`);
@@ -283,6 +289,32 @@ export function parseNodeTip(reply: unknown): Tip {
 }
 
 export const EMPTY_NODE_UNSPENT: NodeUnspent = { hash: outpointsDigest([]), sats: 0n, count: 0 };
+
+/**
+ * The wallet's coins at addresses listreceivedbyaddress does not list — change: Core leaves change
+ * addresses out of it ("no change addresses"), so without these rows a wallet's balance would drop by
+ * the whole input of each spend. One record per such address from listunspent (minconf 0): what it
+ * holds (0-conf included, so pending change is not invisible) stands for what it received; a change
+ * address whose coins are spent leaves the list.
+ */
+export function changeRecords(reply: unknown, listed: ReadonlySet<string>, confirmed: ReadonlyMap<string, NodeUnspent>): ReceivedRecord[] {
+  return [...changeByAddress(reply, listed, confirmed).values()];
+}
+
+/** changeRecords by address. */
+export function changeByAddress(reply: unknown, listed: ReadonlySet<string>, confirmed: ReadonlyMap<string, NodeUnspent>): Map<string, ReceivedRecord> {
+  const by = new Map<string, ReceivedRecord>();
+  for (const e of Array.isArray(reply) ? reply : []) {
+    if (!isRecord(e) || typeof e.address !== 'string' || listed.has(e.address) || typeof e.txid !== 'string') continue;
+    const conf = typeof e.confirmations === 'number' && Number.isSafeInteger(e.confirmations) && e.confirmations >= 0 ? e.confirmations : 0;
+    const r = by.get(e.address) ?? { address: e.address, amountSats: 0n, confirmations: conf, txids: [], nodeLabel: '', nodeUnspent: confirmed.get(e.address) ?? EMPTY_NODE_UNSPENT };
+    r.amountSats += btcNumberToSats(e.amount, `the amount of ${e.txid}:${String(e.vout)}`);
+    r.confirmations = Math.min(r.confirmations, conf);
+    if (!r.txids.includes(e.txid)) r.txids.push(e.txid);
+    by.set(e.address, r);
+  }
+  return by;
+}
 
 /** A lookup's UTXOs equal a snapshot's (as the snapshot would store them: outpoint, amount, height). */
 function sameUtxos(got: readonly IndexUtxo[], held: readonly UtxoRecord[]): boolean {
@@ -483,13 +515,18 @@ export class RefreshEngine {
       if (this.#checkSpends) {
         const reuse =
           walletState !== null && prev !== null && prev.walletState === walletState && received.every((r) => prevReceived.get(r.address)?.nodeUnspent != null);
+        const listed = new Set(received.map((r) => r.address));
         if (reuse) {
           for (const r of received) r.nodeUnspent = prevReceived.get(r.address)!.nodeUnspent;
+          // The same wallet state: the same change coins as the previous snapshot's change rows.
+          for (const r of prevReceived.values()) if (!listed.has(r.address)) received.push(r);
         } else {
-          const reply = await this.#rpc.call('listunspent', [1], callOpts);
+          const reply = await this.#rpc.call('listunspent', [0], callOpts);
           handled += Array.isArray(reply) ? reply.length : 0;
-          const unspent = parseUnspent(reply);
+          const unspent = parseUnspent(reply, 1);
           for (const r of received) r.nodeUnspent = unspent.get(r.address) ?? EMPTY_NODE_UNSPENT;
+          const change = changeByAddress(reply, listed, unspent);
+          received.push(...change.values());
         }
         spendCheck = reuse ? 'reused' : 'listunspent';
       }

@@ -25,6 +25,7 @@ import { silentLogger, type Logger } from '../log';
 import type { ReceivedRecord, Tip, WatchRepository } from '../store/watch';
 import type { IndexUtxo } from '../blockindex/types';
 import {
+  changeByAddress,
   EMPTY_NODE_UNSPENT,
   parseNodeTip,
   parseReceived,
@@ -201,10 +202,17 @@ export class IncrementalRefresh {
       }
       if (e.category === 'send') sends.add(e.txid);
     }
-    const spentFrom = await this.#spentFrom([...sends], prev.id, callOpts);
+    const { spent: spentFrom, change } = await this.#spentFrom([...sends], prev.id, callOpts);
     for (const [a, r] of store.receivedOf(prev.id, spentFrom)) {
       prevReceived.set(a, r);
       affected.add(a);
+    }
+    // The sends' change (rows only the full refresh adds; engine.ts changeRecords): a new change
+    // address needs it; the known ones are touched only when what they hold moved.
+    const changeNow = await this.#changeNow([...change], prev.id, callOpts);
+    for (const [a, r] of changeNow) {
+      prevReceived.set(a, store.receivedOf(prev.id, [a]).get(a)!);
+      if (!sameChange(r, prevReceived.get(a)!)) affected.add(a);
     }
     if (affected.size > (this.#o.maxAffected ?? 1000)) throw new Fallback(`${affected.size} addresses touched`);
     const list = [...affected];
@@ -219,7 +227,7 @@ export class IncrementalRefresh {
               list.map((a) => ({ method: 'listreceivedbyaddress', params: { minconf: 0, include_empty: true, address_filter: a } })),
               callOpts,
             ),
-            rpc.call('listunspent', [1, 9_999_999, list], callOpts),
+            rpc.call('listunspent', [0, 9_999_999, list], callOpts),
           ]);
     nodeAnswer.catch(() => {}); // awaited below; a rejection meanwhile is not unhandled
     // The index: the affected addresses, the node addresses it disagreed with or was behind for at
@@ -244,11 +252,22 @@ export class IncrementalRefresh {
     const answer = await nodeAnswer;
     if (answer !== null) {
       const [replies, unspentReply] = answer;
-      const unspent = parseUnspent(unspentReply);
+      const unspent = parseUnspent(unspentReply, 1);
+      const listedNow = new Set(replies.flatMap((r, i) => (r.ok && parseReceived(r.value).some((x) => x.address === list[i]) ? [list[i]!] : [])));
+      const changeRows = changeByAddress(unspentReply, listedNow, unspent);
       replies.forEach((r, i) => {
         if (!r.ok) throw new AppError('rpc.bad_reply', `listreceivedbyaddress for ${list[i]}: ${r.error.message}`);
         const rec = parseReceived(r.value).find((x) => x.address === list[i]);
-        if (rec === undefined) throw new Fallback(`${list[i]} left the wallet`);
+        if (rec === undefined) {
+          // Not listed: a change row of the snapshot (what it holds now), else it left the wallet.
+          const was = prevReceived.get(list[i]!);
+          if (was === undefined || was.nodeLabel !== '') throw new Fallback(`${list[i]} left the wallet`);
+          const now = changeRows.get(list[i]!);
+          // Its coins spent: the full refresh drops the row (listunspent no longer names it).
+          if (now === undefined) throw new Fallback(`the change at ${list[i]} was spent`);
+          received.push(now);
+          return;
+        }
         rec.nodeUnspent = prevReceived.get(rec.address)?.nodeUnspent === null ? null : (unspent.get(rec.address) ?? EMPTY_NODE_UNSPENT);
         received.push(rec);
       });
@@ -307,10 +326,10 @@ export class IncrementalRefresh {
   }
 
   /** The addresses whose coins the transactions `txids` (the wallet's sends) spent. */
-  async #spentFrom(txids: string[], snapshotId: number, callOpts: { signal?: AbortSignal }): Promise<Set<string>> {
+  async #spentFrom(txids: string[], snapshotId: number, callOpts: { signal?: AbortSignal }): Promise<{ spent: Set<string>; change: Set<string> }> {
     const out = new Set<string>();
-    if (txids.length === 0) return out;
-    const inputs = await this.#inputsOf(txids, callOpts);
+    if (txids.length === 0) return { spent: out, change: new Set() };
+    const { inputs, change } = await this.#inputsOf(txids, callOpts);
     const owners = this.#o.store.outpointOwners(snapshotId, inputs);
     const unknown = inputs.filter((k) => !owners.has(k));
     for (const a of owners.values()) out.add(a);
@@ -330,16 +349,31 @@ export class IncrementalRefresh {
         if (spk !== null && typeof spk.address === 'string') out.add(spk.address);
       }
     }
-    return out;
+    return { spent: out, change };
   }
 
-  /** The outpoints ("txid:vout") the transactions spend (gettransaction verbose, one batch). */
-  async #inputsOf(txids: string[], callOpts: { signal?: AbortSignal }): Promise<string[]> {
+  /**
+   * What the sends' change addresses hold now (listunspent 0 restricted to them). One not in the
+   * snapshot is a new change address: the full refresh adds it.
+   */
+  async #changeNow(addresses: string[], snapshotId: number, callOpts: { signal?: AbortSignal }): Promise<Map<string, ReceivedRecord>> {
+    if (addresses.length === 0) return new Map();
+    const known = this.#o.store.receivedOf(snapshotId, addresses);
+    for (const a of addresses) if (!known.has(a)) throw new Fallback(`a spend with change to a new address (${a})`);
+    const reply = await this.#o.rpc.call('listunspent', [0, 9_999_999, addresses], callOpts);
+    const rows = changeByAddress(reply, new Set(), parseUnspent(reply, 1));
+    for (const a of addresses) if (!rows.has(a)) throw new Fallback(`the change at ${a} was spent`);
+    return rows;
+  }
+
+  /** The outpoints ("txid:vout") the transactions spend, and their change addresses (gettransaction verbose, one batch). */
+  async #inputsOf(txids: string[], callOpts: { signal?: AbortSignal }): Promise<{ inputs: string[]; change: Set<string> }> {
     const replies = await this.#o.rpc.batch(
       txids.map((t) => ({ method: 'gettransaction', params: [t, true, true] })),
       callOpts,
     );
     const out: string[] = [];
+    const change = new Set<string>();
     replies.forEach((r, i) => {
       if (!r.ok) throw new Fallback(`gettransaction ${txids[i]}: ${r.error.message}`);
       const dec = isRecord(r.value) && isRecord(r.value.decoded) ? r.value.decoded : null;
@@ -347,9 +381,20 @@ export class IncrementalRefresh {
       for (const vin of dec.vin as unknown[]) {
         if (isRecord(vin) && typeof vin.txid === 'string' && typeof vin.vout === 'number') out.push(`${vin.txid}:${vin.vout}`);
       }
+      // Change: an output the wallet leaves out of the transaction's details (engine.ts changeRecords).
+      const listed = new Set(isRecord(r.value) && Array.isArray(r.value.details) ? r.value.details.flatMap((d: unknown) => (isRecord(d) && typeof d.address === 'string' ? [d.address] : [])) : []);
+      for (const o of Array.isArray(dec.vout) ? (dec.vout as unknown[]) : []) {
+        const spk = isRecord(o) && isRecord(o.scriptPubKey) ? o.scriptPubKey : null;
+        if (spk !== null && typeof spk.address === 'string' && !listed.has(spk.address)) change.add(spk.address);
+      }
     });
-    return out;
+    return { inputs: out, change };
   }
+}
+
+/** A change row holds the same as before (then it is not touched). */
+function sameChange(a: ReceivedRecord, b: ReceivedRecord): boolean {
+  return a.amountSats === b.amountSats && a.confirmations === b.confirmations && a.txids.join() === b.txids.join() && a.nodeUnspent?.hash === b.nodeUnspent?.hash;
 }
 
 function toRecord(u: IndexUtxo): { txid: string; vout: number; amountSats: bigint; height: number | null } {

@@ -132,16 +132,18 @@ export function needRecheck(db: Database, id: number, walletHeight: number): str
 
 /** Whether the watched set of the profile is exactly snapshot `id`'s (same addresses, same sources). */
 export function sameWatchSet(db: Database, profileId: string, id: number): boolean {
+  // Every user-added address is in the snapshot and every snapshot row has its address's source. A
+  // node address missing from it is one the wallet no longer names: a change address whose coins
+  // were spent (refresh/engine.ts changeRecords); the wallet's own changes come through listsinceblock.
   const r = db
-    .prepare<{ p: string; id: number }, { n: number; bad: number; snap: number }>(
-      `SELECT COUNT(*) AS n,
-              SUM(f.address IS NULL OR f.source <> a.source) AS bad,
-              (SELECT COUNT(*) FROM snapshot_fetched WHERE snapshot_id = @id) AS snap
-         FROM addresses a LEFT JOIN snapshot_fetched f ON f.snapshot_id = @id AND f.address = a.address
-        WHERE a.profile_id = @p`,
+    .prepare<{ p: string; id: number }, { bad: number; missing: number }>(
+      `SELECT (SELECT COUNT(*) FROM snapshot_fetched f LEFT JOIN addresses a ON a.profile_id = @p AND a.address = f.address
+                WHERE f.snapshot_id = @id AND (a.address IS NULL OR a.source <> f.source)) AS bad,
+              (SELECT COUNT(*) FROM addresses a LEFT JOIN snapshot_fetched f ON f.snapshot_id = @id AND f.address = a.address
+                WHERE a.profile_id = @p AND a.source = 'user' AND f.address IS NULL) AS missing`,
     )
     .get({ p: profileId, id })!;
-  return (r.bad ?? 0) === 0 && r.n === r.snap;
+  return r.bad === 0 && r.missing === 0;
 }
 
 /** The user-added addresses of snapshot `id`. */
