@@ -115,6 +115,7 @@ export const walletImport = (req: Request<'wallet:import'>) => call('wallet:impo
 export const walletAbortRescan = () => call('wallet:abort-rescan', {});
 export const walletReceive = (label = '') => call('wallet:receive', { label });
 export const walletHistory = () => call('wallet:history', {});
+export const walletExport = (format: 'descriptors' | 'bsms') => call('wallet:export', { format });
 
 export function onWalletScan(listener: (p: Events['wallet:scan']) => void): () => void {
   return getApi().on('wallet:scan', listener);
