@@ -103,6 +103,18 @@ export function defineWalletFlow(start: () => Promise<FlowNode>, shot: (name: st
     expect(await confirmedRow.getByTestId('transaction-amount').getAttribute('data-sats')).toBe('50000000');
     expect(await confirmedRow.getByTestId('transaction-balance').getAttribute('data-sats')).toBe('50000000');
     expect(await confirmedRow.getAttribute('data-pending')).toBe('false');
+    // The history as CSV: a header and this transaction, exact amounts.
+    const [csv] = await Promise.all([page.waitForEvent('download'), tid('transactions-csv').click()]);
+    expect(csv.suggestedFilename()).toBe(`spyglass-vault-${suffix}-transactions.csv`);
+    const csvDir = mkdtempSync(join(tmpdir(), 'spyglass-e2e-csv-'));
+    try {
+      await csv.saveAs(join(csvDir, 'h.csv'));
+      const lines = readFileSync(join(csvDir, 'h.csv'), 'utf8').trimEnd().split('\r\n');
+      expect(lines[0]).toBe('date,txid,type,status,confirmations,block,amount,fee,balance,label,unit');
+      expect(lines.find((l) => l.includes(txid))).toMatch(new RegExp(`^[^,]+,${txid},receive,confirmed,1,\\d+,0\\.50000000,,0\\.50000000,,BTC$`));
+    } finally {
+      rmSync(csvDir, { recursive: true, force: true });
+    }
     await confirmedRow.getByTestId('transaction-link').click();
     await page.waitForURL(`**/#/tx/${txid}`);
   });
