@@ -33,7 +33,7 @@ const FIRST_ROWS_MARK = 'spyglass:first-rows';
 const NAIVE_LOADS = 2;
 
 /** Installed before any page script: marks the first frame showing `selector` (window.__firstRowsAt). */
-const firstRowsScript = (selector: string): string => `
+export const firstRowsScript = (selector: string): string => `
   window.__firstRowsAt = null;
   (() => {
     const look = () => {
@@ -77,7 +77,7 @@ async function timeKeystroke(page: Page, key: string, watchSelector: string): Pr
 }
 
 /** Polls `expr` in the page until it is truthy (waitForFunction's string form needs eval, which the app's CSP refuses). */
-async function waitFor(page: Page, expr: string, timeoutMs = 30_000): Promise<void> {
+export async function waitFor(page: Page, expr: string, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await page.evaluate(expr))) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${expr}`);
@@ -93,7 +93,7 @@ interface Run {
   rowsAt: number;
 }
 
-const median = (xs: number[]): number => {
+export const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
@@ -135,7 +135,7 @@ const NAIVE_PAGE = `<!doctype html>
 </body></html>`;
 
 /** Builds the renderer from the current sources into a temporary folder. */
-async function buildRenderer(outDir: string): Promise<void> {
+export async function buildRenderer(outDir: string): Promise<void> {
   const { build } = await import('vite');
   const { default: vue } = await import('@vitejs/plugin-vue');
   await build({

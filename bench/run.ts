@@ -1,9 +1,10 @@
 /**
- * npm run bench [-- devnet|psbt|psbt-roles|psbt-worker|qr|refresh|send|spend|wallet ...]: runs the named benchmark groups (all by default) and prints a
+ * npm run bench [-- devnet|psbt|psbt-roles|psbt-worker|qr|refresh|send|spend|wallet|history ...]: runs the named benchmark groups (all by default) and prints a
  * table per group with the ratio against a naive baseline measured in the same run.
  * Speed goals live here and in BENCHMARKS.md, never as timed assertions in tests.
  */
 import { benchDevnet } from './devnet';
+import { benchHistory } from './history-render';
 import { benchPsbt } from './psbt';
 import { benchPsbtRoles } from './psbt-roles';
 import { benchPsbtWorker } from './psbt-worker';
@@ -23,6 +24,7 @@ const groups: Record<string, () => Promise<Row[]>> = {
   spend: benchSpend,
   send: benchSend,
   wallet: benchWallet,
+  history: () => benchHistory(),
   qr: benchQr,
 };
 

@@ -22,6 +22,7 @@ import { pollIntervalOf, SettingsService } from './settings-service';
 import { SettingsRepository } from './store/settings';
 import { WalletRepository } from './store/wallets';
 import { WalletService } from './wallet/service';
+import { WalletExportService } from './wallet/export-service';
 import { InlineRunner, sourceWorkerScript, WorkerRunner, type WorkerScript } from './psbt/runner';
 import { SendService } from './send/index';
 import { SendStore } from './send/store';
@@ -111,7 +112,8 @@ export function createApp(opts: AppOptions): SpyglassApp {
     { services, store: new SendStore(db), drafts, watch: watchRepo, profiles, runner, settings: () => settings.app(), log },
     () => void watch.refresh().catch(() => undefined),
   );
-  const handlers = createHandlers(services, watch, psbt, uris, settings, walletService, send);
+  const walletExport = new WalletExportService({ services, wallets: new WalletRepository(db), profiles });
+  const handlers = createHandlers(services, watch, psbt, uris, settings, walletService, send, walletExport);
   return {
     services,
     watch,

@@ -12,6 +12,8 @@
   var channels = ['connection:status', 'profiles:list', 'keychain:status'];
   // The balances rows when the app may open on them (renderer/src/api/early.ts mayOpenOnBalances).
   if (path === '' || path === '/' || path === '/balances') channels.push('watch:overview');
+  // The wallet's transactions when the app opens on them (renderer/src/api/early.ts opensOnTransactions).
+  if (path === '/transactions') channels.push('wallet:history');
   var calls = {};
   var kind;
   try {

@@ -276,6 +276,8 @@ export const channels = {
   /** The next receive address (the node's getnewaddress with the label; offline, derived from the stored wallet). */
   'wallet:receive': { request: z.object({ label: z.string().max(255).default('') }).strict(), reply: null as unknown as ReceiveAddressView },
   'wallet:history': { request: empty, reply: null as unknown as WalletHistoryView },
+  /** The stored wallet back out as descriptors or a BSMS 1.0 record; from SQLite, works offline. */
+  'wallet:export': { request: z.object({ format: z.enum(['descriptors', 'bsms']) }).strict(), reply: null as unknown as import('./wallet-export').WalletExportView },
 
   // ——— settings (SQLite; applied live) ———
   /** The app's settings, and the active profile's (null without one). */

@@ -5,6 +5,9 @@
  * watch-only wallets, the rescan finishing, a payment to the shown receive address seen pending, then
  * confirmed, in the transactions and balances.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { FILES, KEY_INPUTS, NODE } from '../wallet/vectors';
@@ -95,6 +98,69 @@ export function defineWalletFlow(start: () => Promise<FlowNode>, shot: (name: st
     await page.locator(`[data-testid="transaction-row"][data-txid="${txid}"][data-confirmations="1"]`).waitFor({ timeout: 30_000 });
     expect(await tid('balance-confirmed').getAttribute('data-sats')).toBe('50000000');
     expect(await tid('balance-pending').getAttribute('data-sats')).toBe('0');
+    // The grid: fee unknown for a receive, the running balance, one row links to its transaction page.
+    const confirmedRow = page.locator(`[data-testid="transaction-row"][data-txid="${txid}"]`);
+    expect(await confirmedRow.getByTestId('transaction-amount').getAttribute('data-sats')).toBe('50000000');
+    expect(await confirmedRow.getByTestId('transaction-balance').getAttribute('data-sats')).toBe('50000000');
+    expect(await confirmedRow.getAttribute('data-pending')).toBe('false');
+    // The history as CSV: a header and this transaction, exact amounts.
+    const [csv] = await Promise.all([page.waitForEvent('download'), tid('transactions-csv').click()]);
+    expect(csv.suggestedFilename()).toBe(`spyglass-vault-${suffix}-transactions.csv`);
+    const csvDir = mkdtempSync(join(tmpdir(), 'spyglass-e2e-csv-'));
+    try {
+      await csv.saveAs(join(csvDir, 'h.csv'));
+      const lines = readFileSync(join(csvDir, 'h.csv'), 'utf8').trimEnd().split('\r\n');
+      expect(lines[0]).toBe('date,txid,type,status,confirmations,block,amount,fee,balance,label,unit');
+      expect(lines.find((l) => l.includes(txid))).toMatch(new RegExp(`^[^,]+,${txid},receive,confirmed,1,\\d+,0\\.50000000,,0\\.50000000,,BTC$`));
+    } finally {
+      rmSync(csvDir, { recursive: true, force: true });
+    }
+    await confirmedRow.getByTestId('transaction-link').click();
+    await page.waitForURL(`**/#/tx/${txid}`);
+  });
+
+  it('export the wallet from Receive: descriptors and a BSMS record, shown, copied, saved; the record re-imports to the same wallet', async () => {
+    await page.goto(`${rig.web.bridge.origin}/#/receive`);
+    await tid('receive-address').waitFor();
+    const files = mkdtempSync(join(tmpdir(), 'spyglass-e2e-export-'));
+    try {
+      await tid('receive-export-descriptors').click();
+      await page.locator('[data-testid="receive-export-text"][data-format="descriptors"]').waitFor();
+      const descriptors = await tid('receive-export-text').innerText();
+      expect(descriptors).toContain(NODE['caravan']!.external);
+      expect(descriptors).toContain(NODE['caravan']!.internal!);
+      expect(descriptors).toContain('/<0;1>/*');
+
+      await tid('receive-export-bsms').click();
+      await page.locator('[data-testid="receive-export-text"][data-format="bsms"]').waitFor();
+      const record = await tid('receive-export-text').innerText();
+      const lines = record.trim().split('\n');
+      expect(lines[0]).toBe('BSMS 1.0');
+      expect(lines[2]).toBe('/0/*,/1/*');
+      expect(lines[3]).toBe(NODE['caravan']!.node.receive['0-2'][0]);
+      expect(await tid('receive-export-first').innerText()).toBe(lines[3]);
+      await tid('receive-export-copy').click();
+      await page.locator('[data-testid="receive-export-note"]:not(:empty)').waitFor();
+      expect(await tid('receive-export-note').innerText()).toMatch(/Copied|clipboard refused/);
+      const [dl] = await Promise.all([page.waitForEvent('download'), tid('receive-export-save').click()]);
+      expect(dl.suggestedFilename()).toBe(`vault-${suffix}.bsms`);
+      const file = join(files, 'saved.bsms');
+      await dl.saveAs(file);
+      const saved = readFileSync(file, 'utf8');
+      expect(saved.trim()).toBe(record.trim());
+      await rig.screenshot(shot('receive-export'));
+
+      // The saved record, checked in "Watch a wallet": the same descriptors and first addresses.
+      await page.goto(`${rig.web.bridge.origin}/#/import`);
+      await tid('import-text').fill(saved);
+      await tid('import-check').click();
+      await tid('import-preview').waitFor();
+      expect(await tid('import-preview').getAttribute('data-threshold')).toBe('2');
+      expect(await tid('import-key').count()).toBe(3);
+      expect(await tid('import-address').allInnerTexts()).toEqual(NODE['caravan']!.node.receive['0-2']);
+    } finally {
+      rmSync(files, { recursive: true, force: true });
+    }
   });
 
   it('watch an extended public key (vpub with its origin): its receive address is Core’s', async () => {

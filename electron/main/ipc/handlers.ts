@@ -13,10 +13,11 @@ import type { UriInbox } from '../uri';
 import type { SettingsService } from '../settings-service';
 import type { WalletService } from '../wallet/service';
 import type { SendService } from '../send/index';
+import type { WalletExportService } from '../wallet/export-service';
 
 export type Handlers = { [C in Channel]: (req: ParsedRequest<C>) => Promise<Reply<C>> | Reply<C> };
 
-export function createHandlers(s: Services, w: WatchService, p: PsbtService, uris: UriInbox, settings: SettingsService, wallet: WalletService, send: SendService): Handlers {
+export function createHandlers(s: Services, w: WatchService, p: PsbtService, uris: UriInbox, settings: SettingsService, wallet: WalletService, send: SendService, walletExport: WalletExportService): Handlers {
   return {
     'app:info': () => s.info(),
     'keychain:status': () => s.keychainStatus(),
@@ -60,6 +61,7 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService, uri
     'wallet:abort-rescan': () => wallet.abortRescan(),
     'wallet:receive': (r) => wallet.receive(r.label),
     'wallet:history': () => wallet.history(),
+    'wallet:export': (r) => walletExport.export(r.format),
     'settings:get': () => settings.view(),
     'settings:set': (r) => settings.set(r),
     'send:context': () => send.compose.context(),

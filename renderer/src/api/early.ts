@@ -8,7 +8,7 @@ import type { IpcResult } from '../../../shared/errors';
 import { bridgeResult } from './bridge';
 import { call, unwrap } from './client';
 
-export type EarlyChannel = 'connection:status' | 'profiles:list' | 'keychain:status' | 'watch:overview';
+export type EarlyChannel = 'connection:status' | 'profiles:list' | 'keychain:status' | 'watch:overview' | 'wallet:history';
 
 const early = new Map<EarlyChannel, Promise<unknown>>();
 
@@ -16,6 +16,11 @@ const early = new Map<EarlyChannel, Promise<unknown>>();
 export function mayOpenOnBalances(hash: string): boolean {
   const path = hash.replace(/^#/, '').split('?')[0] ?? '';
   return path === '' || path === '/' || path === '/balances';
+}
+
+/** Whether the app opens on the wallet's transactions (Transactions asks for them at once; a large reply). */
+export function opensOnTransactions(hash: string): boolean {
+  return (hash.replace(/^#/, '').split('?')[0] ?? '') === '/transactions';
 }
 
 /** A bridge reply as public/early.js read it: the status, and the parsed body (undefined when it was not JSON). */
@@ -63,6 +68,7 @@ export function startEarlyCalls(hash: string, page: PageEarlyCalls | undefined =
   if (typeof window !== 'undefined') delete window.__spyglassEarly;
   const channels: EarlyChannel[] = ['connection:status', 'profiles:list', 'keychain:status'];
   if (mayOpenOnBalances(hash)) channels.push('watch:overview');
+  if (opensOnTransactions(hash)) channels.push('wallet:history');
   for (const c of channels) keep(c, fromPage(page, c) ?? call(c, {} as Request<typeof c>)); // these channels take no arguments
 }
 
