@@ -743,7 +743,7 @@ export async function benchRefresh(): Promise<Row[]> {
       lowerIsBetter: true,
       note:
         `after gc: ${verdict(mb(ov.memory.rss) <= 200)}; peak ${mb(peak).toFixed(0)} MB (${verdict(mb(peak) <= 200)}); at rest after imports ${mb(app.atStart.rss).toFixed(0)} MB; after cold ${mb(app.afterCold.rss).toFixed(0)} MB, after warm ${mb(app.afterWarm.rss).toFixed(0)} MB; ` +
-        `the same process with a plain gc() as the engine's release (before its last-resort collection): ${mb(appPlain.overview!.memory.rss).toFixed(0)} MB, peak ${mb(appPlain.overview!.memory.peakRss).toFixed(0)} MB, after cold ${mb(appPlain.afterCold.rss).toFixed(0)} MB, after warm ${mb(appPlain.afterWarm.rss).toFixed(0)} MB, refreshes cold ${secs(appPlain.cold.ms)} / warm ${(appPlain.warm.ms / 1000).toFixed(2)} s against ${secs(app.cold.ms)} / ${(app.warm.ms / 1000).toFixed(2)} s; ` +
+        `the same process with a plain gc() as the engine's release (before its last-resort collection): ${mb(appPlain.overview!.memory.rss).toFixed(0)} MB, peak ${mb(appPlain.overview!.memory.peakRss).toFixed(0)} MB, after cold ${mb(appPlain.afterCold.rss).toFixed(0)} MB, after warm ${mb(appPlain.afterWarm.rss).toFixed(0)} MB, refreshes cold ${secs(appPlain.cold.ms)} / warm ${(appPlain.warm.ms / 1000).toFixed(2)} s (CPU ${appPlain.cold.cpuS.toFixed(1)} / ${appPlain.warm.cpuS.toFixed(2)} s) against ${secs(app.cold.ms)} / ${(app.warm.ms / 1000).toFixed(2)} s (CPU ${app.cold.cpuS.toFixed(1)} / ${app.warm.cpuS.toFixed(2)} s); ` +
         `baseline = the naive client's process (its refresh of ${int(naive.cold.sample)} addresses twice, then an overview loading every UTXO row into JS; peak ${mb(naive.overview!.memory.peakRss).toFixed(0)} MB)`,
     });
     const sov = synthetic.overview;
