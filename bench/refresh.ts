@@ -15,7 +15,9 @@
  * - main-process RSS: the process that ran both refreshes, with the balances overview loaded
  *   (`watch:overview`), and a synthetic 10,000-address / 100,000-UTXO snapshot written through the
  *   repository and loaded the same way; baselines are the naive client's process (its refresh, then
- *   an overview that loads every UTXO row into JS and groups it there);
+ *   an overview that loads every UTXO row into JS and groups it there); the first also beside the
+ *   same process whose engine releases memory with a plain gc() (before electron/main/memory.ts
+ *   asked for V8's last-resort collection);
  * - the 10,000-row Balances table in Chromium (bench/refresh-render.ts).
  *
  * The devnet and every measured process are children of the bench (this file with a mode argument,
@@ -245,7 +247,7 @@ interface OverviewResult {
 }
 
 /** The app side: cold and warm refresh into `dataDir`, then (optionally) the app opened on it and the overview loaded. */
-async function appChild(arg: DevnetUrls & { dataDir: string; overview: boolean }): Promise<AppChildResult> {
+async function appChild(arg: DevnetUrls & { dataDir: string; overview: boolean; plainGc?: boolean }): Promise<AppChildResult> {
   const { openDatabase, closeDatabase } = await import('../electron/main/store/db');
   const { ProfileRepository } = await import('../electron/main/store/profiles');
   const { WatchRepository } = await import('../electron/main/store/watch');
@@ -262,7 +264,10 @@ async function appChild(arg: DevnetUrls & { dataDir: string; overview: boolean }
   const store = new WatchRepository(db);
   const rpc = new RpcClient({ url: arg.rpcUrl, auth: { user: RPC_USER, password: RPC_PASSWORD }, wallet: WALLET });
   const index = new IndexClient({ url: arg.indexUrl });
-  const engine = new RefreshEngine({ store, rpc, index, profileId: profile.id });
+  // plainGc: the engine's releases are a plain gc() (what electron/main/memory.ts ran before it asked
+  // V8 for its last-resort collection), for the comparison in the memory row.
+  const plainGc = arg.plainGc === true ? (globalThis as { gc?: () => void }).gc : undefined;
+  const engine = new RefreshEngine({ store, rpc, index, profileId: profile.id, ...(plainGc ? { releaseMemory: () => plainGc() } : {}) });
 
   const run = async (): Promise<RefreshRun> => {
     const cpu = process.cpuUsage();
@@ -648,6 +653,8 @@ export async function benchRefresh(): Promise<Row[]> {
     // --- loopback: ours (cold + warm, then the overview), the node's own reply times, the naive client
     const app = await inChild<AppChildResult>('app', { ...urls, dataDir: dir('real'), overview: true });
     log(`cold ${secs(app.cold.ms)}, warm ${secs(app.warm.ms)}`);
+    const appPlain = await inChild<AppChildResult>('app', { ...urls, dataDir: dir('real-plain-gc'), overview: true, plainGc: true });
+    log(`with a plain gc(): cold ${secs(appPlain.cold.ms)}, warm ${secs(appPlain.warm.ms)}`);
     const node = await nodeReplyTimes(urls);
     const naive = await inChild<NaiveChildResult>('naive', { ...urls, dataDir: dir('naive'), sample, overviewDir: dir('real') });
     log('naive client done');
@@ -736,6 +743,7 @@ export async function benchRefresh(): Promise<Row[]> {
       lowerIsBetter: true,
       note:
         `after gc: ${verdict(mb(ov.memory.rss) <= 200)}; peak ${mb(peak).toFixed(0)} MB (${verdict(mb(peak) <= 200)}); at rest after imports ${mb(app.atStart.rss).toFixed(0)} MB; after cold ${mb(app.afterCold.rss).toFixed(0)} MB, after warm ${mb(app.afterWarm.rss).toFixed(0)} MB; ` +
+        `the same process with a plain gc() as the engine's release (before its last-resort collection): ${mb(appPlain.overview!.memory.rss).toFixed(0)} MB, peak ${mb(appPlain.overview!.memory.peakRss).toFixed(0)} MB, after cold ${mb(appPlain.afterCold.rss).toFixed(0)} MB, after warm ${mb(appPlain.afterWarm.rss).toFixed(0)} MB, refreshes cold ${secs(appPlain.cold.ms)} / warm ${(appPlain.warm.ms / 1000).toFixed(2)} s (CPU ${appPlain.cold.cpuS.toFixed(1)} / ${appPlain.warm.cpuS.toFixed(2)} s) against ${secs(app.cold.ms)} / ${(app.warm.ms / 1000).toFixed(2)} s (CPU ${app.cold.cpuS.toFixed(1)} / ${app.warm.cpuS.toFixed(2)} s); ` +
         `baseline = the naive client's process (its refresh of ${int(naive.cold.sample)} addresses twice, then an overview loading every UTXO row into JS; peak ${mb(naive.overview!.memory.peakRss).toFixed(0)} MB)`,
     });
     const sov = synthetic.overview;

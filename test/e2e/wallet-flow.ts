@@ -11,20 +11,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { FILES, KEY_INPUTS, NODE } from '../wallet/vectors';
-import type { TestRpc } from '../support/rpc';
+import type { PayerNode } from '../support/payer-node';
 import { startRig, type Rig } from './harness';
 
-export interface FlowNode {
-  rpc: TestRpc;
-  rpcUrl: string;
-  indexUrl: string;
-  user: string;
-  password: string;
-  /** A wallet on the node with coins (pays and mines). */
-  payer: string;
-  mine(blocks: number): Promise<void>;
-  close(): Promise<void>;
-}
+/** A node with a wallet that pays and mines, and its index (test/support/payer-node.ts starts them). */
+export type FlowNode = PayerNode;
 
 export function defineWalletFlow(start: () => Promise<FlowNode>, shot: (name: string) => string): void {
   let node: FlowNode;

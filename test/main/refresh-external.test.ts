@@ -4,8 +4,8 @@
  * (both generations under `npm run test:core`), or the node at BITCOIND_URL. Without a node the file
  * skips, saying how to enable it (fails when CI=true). The devnet stand-in: refresh-devnet-rpc.test.ts.
  */
-import { startFollower } from '../../devnet/index';
 import { describeWithBitcoind } from '../support/bitcoind';
+import { followNode } from '../support/payer-node';
 import { defineRefreshSuite } from './refresh-suite';
 
 describeWithBitcoind(
@@ -13,8 +13,7 @@ describeWithBitcoind(
   (node) =>
     defineRefreshSuite(async () => {
       const { rpc, url, user, password } = node();
-      const follower = await startFollower({ url, user, password, pollMs: 200, log: () => undefined });
-      await follower.follower.waitFor((s) => s.synced, 300_000);
+      const follower = await followNode(node(), { pollMs: 200, timeoutMs: 300_000 });
       return {
         rpc,
         rpcUrl: url,

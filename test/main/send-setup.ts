@@ -6,22 +6,12 @@
  * master keys come from the key wallets' own `listdescriptors true`.
  */
 import type { HDKey } from '@scure/bip32';
+import type { PayerNode } from '../support/payer-node';
 import type { TestRpc } from '../support/rpc';
 import { masters, REGTEST_VERSIONS, xprvsOf } from '../support/signer';
 
-export interface SendNode {
-  rpc: TestRpc;
-  rpcUrl: string;
-  indexUrl: string;
-  user: string;
-  password: string;
-  /** A wallet with coins (pays and mines). */
-  payer: string;
-  mine(blocks: number): Promise<void>;
-  /** Makes the node unreachable (and back); only where the suite can do that (the devnet's faults). */
-  setDown?(down: boolean): void;
-  close(): Promise<void>;
-}
+/** A node with a wallet that pays and mines, and its index (test/support/payer-node.ts starts them). */
+export type SendNode = PayerNode;
 
 export interface SendWallets {
   watch: string;
