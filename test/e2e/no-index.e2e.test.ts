@@ -14,6 +14,7 @@ import { parseBtc } from '../../shared/amounts';
 import { TestRpc } from '../support/rpc';
 import { e2eSkipReason, startRig, type Rig } from './harness';
 import { defineSendFlow } from './send-flow';
+import { startDevnetPayer } from '../support/payer-node';
 
 const skip = e2eSkipReason();
 
@@ -117,21 +118,6 @@ describe.skipIf(skip !== null)(`no index: the node wallet alone (Chromium e2e, d
 });
 
 describe.skipIf(skip !== null)(`send with no index (Chromium e2e, devnet)${skip ? ` — skipped: ${skip}` : ''}`, () => {
-  defineSendFlow(async () => {
-    const devnet = await startDevnet({ scenario: 'empty', rpcUser: 'alice', rpcPassword: 'e2e-send-pw' });
-    const rpc = new TestRpc(devnet.rpcUrl, 'alice', 'e2e-send-pw');
-    await rpc.call('createwallet', ['payer']);
-    const mineTo = await rpc.call<string>('getnewaddress', [], 'payer');
-    await rpc.call('generatetoaddress', [110, mineTo]);
-    return {
-      rpc,
-      rpcUrl: devnet.rpcUrl,
-      indexUrl: '', // the profiles of the whole flow have no index
-      user: 'alice',
-      password: 'e2e-send-pw',
-      payer: 'payer',
-      mine: async (k) => void (await rpc.call('generatetoaddress', [k, mineTo])),
-      close: () => devnet.close(),
-    };
-  }, (name) => `82-no-index-send-${name}`);
+  // The devnet payer of send.e2e, with profiles that have no index for the whole flow.
+  defineSendFlow(async () => ({ ...(await startDevnetPayer('e2e-send-pw')), indexUrl: '' }), (name) => `82-no-index-send-${name}`);
 });
