@@ -16,7 +16,7 @@ import type {
   WatchOverview,
 } from './watch';
 import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtQrReply, PsbtReviewReply } from './psbt';
-import type { ReceiveAddressView, WalletHistoryView, WalletImportResult, WalletPreview, WalletScanProgress } from './wallet';
+import type { ReceiveAddressView, WalletBalancesView, WalletHistoryView, WalletImportResult, WalletPreview, WalletScanProgress } from './wallet';
 import { sendChannels } from './send';
 
 export type * from './watch';
@@ -276,6 +276,8 @@ export const channels = {
   /** The next receive address (the node's getnewaddress with the label; offline, derived from the stored wallet). */
   'wallet:receive': { request: z.object({ label: z.string().max(255).default('') }).strict(), reply: null as unknown as ReceiveAddressView },
   'wallet:history': { request: empty, reply: null as unknown as WalletHistoryView },
+  /** The node wallet's available / incoming / immature balances; null without a connection or wallet. */
+  'wallet:balances': { request: empty, reply: null as unknown as WalletBalancesView | null },
   /** The stored wallet back out as descriptors or a BSMS 1.0 record; from SQLite, works offline. */
   'wallet:export': { request: z.object({ format: z.enum(['descriptors', 'bsms']) }).strict(), reply: null as unknown as import('./wallet-export').WalletExportView },
 

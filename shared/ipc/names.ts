@@ -42,6 +42,7 @@ export const CHANNEL_NAMES = [
   'wallet:abort-rescan',
   'wallet:receive',
   'wallet:history',
+  'wallet:balances',
   'wallet:export',
   'settings:get',
   'settings:set',

@@ -74,6 +74,16 @@ export interface WalletTxView {
   runningSats: Sats;
 }
 
+/** The node wallet's balances (getbalances, mine): the summary above the address rows. */
+export interface WalletBalancesView {
+  wallet: string;
+  /** Confirmed, plus the wallet's own unconfirmed change (Core's "trusted"). */
+  availableSats: Sats;
+  /** Payments from others not yet in a block (Core's "untrusted_pending"). */
+  incomingSats: Sats;
+  immatureSats: Sats;
+}
+
 export interface WalletHistoryView {
   wallet: string;
   /** Newest first. */

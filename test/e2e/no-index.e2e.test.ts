@@ -79,6 +79,18 @@ describe.skipIf(skip !== null)(`no index: the node wallet alone (Chromium e2e, d
       expected.toString(),
       { timeout: 60_000 },
     );
+    // An incoming payment not in a block yet: not a confirmed coin, but shown above the rows at once.
+    const incomingTo = await rpc.call<string>('getnewaddress', [], 'watch');
+    await rpc.call('sendtoaddress', [incomingTo, 0.123], 'miner');
+    await tid('balances-refresh').click();
+    const pending = await rpc.call<{ mine: { untrusted_pending: number; trusted: number } }>('getbalances', [], 'watch');
+    expect(pending.mine.untrusted_pending).toBeGreaterThanOrEqual(0.123);
+    await page.waitForFunction(
+      (want) => (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(a: string): string | null } | null } }).document.querySelector('[data-testid="wallet-incoming"]')?.getAttribute('data-sats') === want,
+      parseBtc(pending.mine.untrusted_pending.toFixed(8)).toString(),
+      { timeout: 60_000 },
+    );
+    expect(await tid('wallet-available').getAttribute('data-sats')).toBe(parseBtc(pending.mine.trusted.toFixed(8)).toString());
     // The address outside the wallet: marked, with the reason.
     await tid('balances-filter').fill(outsider);
     const mark = tid('row-fetch-failed');

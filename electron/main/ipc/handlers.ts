@@ -2,6 +2,7 @@
 // single entry used by both the Electron shell (ipcMain.handle) and the loopback bridge: it checks the
 // channel name, validates the payload with the channel's schema, runs the handler and wraps the result
 // as {ok, value} or {ok: false, error: {code, message}} — never a stack trace or a secret.
+import { walletBalances } from '../wallet/balances';
 import type { z } from 'zod';
 import { AppError, toIpcError, type IpcResult } from '../../../shared/errors';
 import { channels, isChannel, type Channel, type ParsedRequest, type Reply } from '../../../shared/ipc/contract';
@@ -61,6 +62,7 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService, uri
     'wallet:abort-rescan': () => wallet.abortRescan(),
     'wallet:receive': (r) => wallet.receive(r.label),
     'wallet:history': () => wallet.history(),
+    'wallet:balances': () => walletBalances(s),
     'wallet:export': (r) => walletExport.export(r.format),
     'settings:get': () => settings.view(),
     'settings:set': (r) => settings.set(r),

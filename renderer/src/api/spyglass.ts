@@ -114,6 +114,7 @@ export const walletPreview = (req: Request<'wallet:preview'>) => call('wallet:pr
 export const walletImport = (req: Request<'wallet:import'>) => call('wallet:import', req);
 export const walletAbortRescan = () => call('wallet:abort-rescan', {});
 export const walletReceive = (label = '') => call('wallet:receive', { label });
+export const walletBalances = () => call('wallet:balances', {});
 /** The early call's reply when the app opened on Transactions; if that one failed (sent before the connection was up), asked again. */
 export const walletHistory = () => takeEarly('wallet:history')?.catch(() => call('wallet:history', {})) ?? call('wallet:history', {});
 export const walletExport = (format: 'descriptors' | 'bsms') => call('wallet:export', { format });
