@@ -108,7 +108,7 @@ describe.skipIf(skip !== null)(`no index: the node wallet alone (Chromium e2e, d
   });
 
   it('a wallet transaction’s page: inputs and outputs from the node, no merkle check, spends known', async () => {
-    const [tx] = await rpc.call<Array<{ txid: string }>>('listtransactions', ['*', 1], 'watch');
+    const tx = (await rpc.call<Array<{ txid: string; confirmations: number }>>('listtransactions', ['*', 50], 'watch')).filter((t) => t.confirmations > 0).pop();
     await page.goto(`${rig.web.bridge.origin}/#/tx/${tx!.txid}`);
     await tid('tx-view').waitFor();
     await tid('tx-merkle-message').waitFor({ timeout: 30_000 });
