@@ -115,6 +115,10 @@ export const walletImport = (req: Request<'wallet:import'>) => call('wallet:impo
 export const walletAbortRescan = () => call('wallet:abort-rescan', {});
 export const walletReceive = (label = '') => call('wallet:receive', { label });
 export const walletHistory = () => call('wallet:history', {});
+export const walletNodeWallets = () => call('wallet:node-wallets', {});
+export const walletAttach = (walletName: string) => call('wallet:attach', { walletName });
+export const walletRescanStatus = () => call('wallet:rescan-status', {});
+export const walletRescan = () => call('wallet:rescan', {});
 
 export function onWalletScan(listener: (p: Events['wallet:scan']) => void): () => void {
   return getApi().on('wallet:scan', listener);
