@@ -3,7 +3,8 @@
  * Core of both generations and wallet.e2e.test.ts against the devnet): "Connect your node" through the
  * form, then "Watch a wallet" — a Caravan 2-of-3 file and an extended public key imported as blank
  * watch-only wallets, the rescan finishing, a payment to the shown receive address seen pending, then
- * confirmed, in the transactions and balances.
+ * confirmed, in the transactions and balances; then a wallet already on the node attached from the
+ * list, and a name in use answered with "Attach this wallet instead".
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -111,5 +112,41 @@ export function defineWalletFlow(start: () => Promise<FlowNode>, shot: (name: st
     const listed = await node.rpc.call<{ descriptors: Array<{ desc: string; internal: boolean }> }>('listdescriptors', [], `zpub-${suffix}`);
     const external = listed.descriptors.find((d) => !d.internal)!.desc;
     expect(await tid('receive-address').innerText()).toBe((await node.rpc.call<string[]>('deriveaddresses', [external, [0, 0]]))[0]);
+  });
+
+  it('use a wallet already on the node: the list marks each, Attach watches it', async () => {
+    await page.goto(`${rig.web.bridge.origin}/#/import`);
+    const vault = page.locator(`[data-testid="node-wallet"][data-name="vault-${suffix}"]`);
+    await vault.waitFor({ timeout: 30_000 });
+    expect(await vault.getAttribute('data-loaded')).toBe('true');
+    await rig.screenshot(shot('node-wallets'));
+    await vault.getByTestId('node-wallet-attach').click();
+    await tid('receive-address').waitFor({ timeout: 60_000 });
+    expect(NODE['caravan']!.node.receive['0-2']).toContain(await tid('receive-address').innerText());
+  });
+
+  it('a name in use (a wallet on disk, not loaded): "Attach this wallet instead" loads and watches it', async () => {
+    const name = `disk-${suffix}`;
+    const d = NODE['sparrow']!;
+    await node.rpc.call('createwallet', [name, true, true, '', false, true, false]);
+    await node.rpc.call('importdescriptors', [[
+      { desc: d.external, active: true, range: [0, 99], timestamp: 'now', internal: false },
+      { desc: d.internal, active: true, range: [0, 99], timestamp: 'now', internal: true },
+    ]], name);
+    await node.rpc.call('unloadwallet', [name]);
+    await page.goto(`${rig.web.bridge.origin}/#/import`);
+    await tid('import-text').fill(FILES.sparrow);
+    await tid('import-check').click();
+    await tid('import-preview').waitFor();
+    await tid('import-wallet-name').fill(name);
+    await tid('import-rescan-now').check();
+    await tid('import-create').click();
+    await tid('import-attach-instead').waitFor({ timeout: 30_000 });
+    expect(await tid('import-error').innerText()).toContain(`already has a wallet named "${name}" in its wallets directory (not loaded)`);
+    await rig.screenshot(shot('attach-instead'));
+    await tid('import-attach-instead').click();
+    await tid('receive-address').waitFor({ timeout: 60_000 });
+    expect(await tid('receive-address').innerText()).toBe(d.node.receive['0-2'][0]);
+    expect(await node.rpc.call<string[]>('listwallets')).toContain(name);
   });
 }
