@@ -243,6 +243,6 @@ export function defineWalletSuite(start: () => Promise<WalletTarget>): void {
       const h = await dispatchOk<WalletHistoryView>(app, 'wallet:history');
       expect(h.rows[0]).toMatchObject({ txid, category: 'receive', amountSats: '420000', confirmations: 1 });
       expect(h.balance.confirmedSats).toBe('420000');
-    }, 180_000);
+    }, 420_000);
   });
 }
