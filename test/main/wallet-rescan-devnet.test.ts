@@ -46,7 +46,7 @@ async function appOn(rpcUrl: string, indexUrl: string, wallet: string): Promise<
 }
 
 /** A JSON-RPC proxy to `target` that answers the methods of `overrides` itself (a real HTTP server on loopback). */
-async function proxy(target: string, overrides: Record<string, (path: string) => unknown>): Promise<string> {
+async function proxy(target: string, overrides: Record<string, (path: string) => unknown>, rewrite: Record<string, (result: unknown) => unknown> = {}): Promise<string> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -60,8 +60,14 @@ async function proxy(target: string, overrides: Record<string, (path: string) =>
         return;
       }
       void fetch(target + (req.url ?? '/'), { method: 'POST', headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' }, body }).then(async (r) => {
+        let text = await r.text();
+        const change = rewrite[parsed.method];
+        if (change) {
+          const reply = JSON.parse(text) as { result: unknown };
+          text = JSON.stringify({ ...reply, result: change(reply.result) });
+        }
         res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
-        res.end(await r.text());
+        res.end(text);
       });
     });
   });
@@ -130,7 +136,9 @@ describe('a node stopping during the rescan', () => {
     }
     // …when the node stops: its HTTP server goes (open connections dropped) and the rescan ends with it.
     await devnet.close();
-    devnet.node.wallets.get('vault')!.scanner.abort();
+    const scanner = devnet.node.wallets.get('vault')!.scanner;
+    scanner.abort();
+    while (scanner.isScanning()) await new Promise((r) => setTimeout(r, 20)); // stopped with the node
     const r = await importing;
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -160,4 +168,44 @@ describe('a node stopping during the rescan', () => {
     expect(h.balance.confirmedSats).toBe('30000000');
     expect((await dispatchOk<{ status: WalletRescanStatus | null }>(app, 'wallet:rescan-status')).status).toBeNull();
   }, 120_000);
+});
+
+describe('Core’s own word for a rescan cut short', () => {
+  it('importdescriptors answering "Rescan failed for descriptor…": the wallet is kept and watched, the rescan recorded as interrupted, and run again', async () => {
+    const devnet = await startDevnet({ scenario: 'demo', rpcUser: 'u', rpcPassword: 'p' });
+    closers.push(() => devnet.close());
+    // The descriptors go in on the node; the reply says what Core says when its rescan stopped short.
+    const url = await proxy(devnet.rpcUrl, {}, {
+      importdescriptors: (result) =>
+        (result as unknown[]).map(() => ({
+          success: false,
+          error: {
+            code: -1,
+            message:
+              'Rescan failed for descriptor with timestamp 0. There was an error reading a block from time 1296688602, which is after or within 7200 seconds of key creation, and could contain transactions pertaining to the desc. As a result, transactions and coins using this desc may not appear in the wallet. This error could be caused by pruning or data corruption (see bitcoind log for details) and could be dealt with by downloading and rescanning the relevant blocks (see -reindex option and rescanblockchain RPC).',
+          },
+        })),
+    });
+    const { app } = await appOn(url, devnet.indexUrl, 'miner');
+    const e = await failure(app, 'wallet:import', { text: FILES.caravan, walletName: 'cut', rescan: { from: 'everything' } });
+    expect(e).toMatchObject({ code: 'rpc.error', detail: { walletName: 'cut', rescanInterrupted: true, startHeight: 0 } });
+    expect(e.message).toMatch(/^The rescan of "cut" was interrupted by the node stopping — history before .* UTC may be missing .* Run the rescan again\. \(the node: Rescan failed for descriptor with timestamp 0\./);
+    const s = app.services.connectionState();
+    expect(s.state === 'connected' && s.report.node.wallet).toBe('cut');
+    expect((await dispatchOk<{ status: WalletRescanStatus | null }>(app, 'wallet:rescan-status')).status).toMatchObject({ walletName: 'cut', state: 'interrupted', startHeight: 0 });
+    const again = await dispatchOk<{ startHeight: number; stopHeight: number }>(app, 'wallet:rescan');
+    expect(again.startHeight).toBe(0);
+    expect((await dispatchOk<{ status: WalletRescanStatus | null }>(app, 'wallet:rescan-status')).status).toBeNull();
+  });
+
+  it('a refusal of the descriptors themselves is not taken for an interrupted rescan', async () => {
+    const devnet = await startDevnet({ scenario: 'demo', rpcUser: 'u', rpcPassword: 'p' });
+    closers.push(() => devnet.close());
+    const url = await proxy(devnet.rpcUrl, {}, { importdescriptors: (result) => (result as unknown[]).map(() => ({ success: false, error: { code: -5, message: 'Cannot import descriptor without private keys to a wallet with private keys enabled' } })) });
+    const { app } = await appOn(url, devnet.indexUrl, 'miner');
+    const e = await failure(app, 'wallet:import', { text: FILES.caravan, walletName: 'refused', rescan: { from: 'everything' } });
+    expect(e.message).toBe('The node refused the descriptors: Cannot import descriptor without private keys to a wallet with private keys enabled. The wallet "refused" was created empty.');
+    expect(e.detail?.rescanInterrupted).toBeUndefined();
+    expect((await dispatchOk<{ status: WalletRescanStatus | null }>(app, 'wallet:rescan-status')).status).toBeNull();
+  });
 });

@@ -23,6 +23,15 @@ export function isConnectionDrop(e: unknown): boolean {
   return drops.includes(e.code);
 }
 
+/**
+ * importdescriptors' reply when the descriptors went in but the rescan stopped short — a node shutting
+ * down ends it so (wallet/rpc/backup.cpp: "Rescan failed for descriptor with timestamp …"): every
+ * request either succeeded or failed with that message.
+ */
+export function isRescanFailure(results: Array<{ success: boolean; error?: { message: string } }>): boolean {
+  return results.some((r) => !r.success) && results.every((r) => r.success || /^Rescan failed for descriptor with timestamp /.test(r.error?.message ?? ''));
+}
+
 /** The first block a rescan from UNIX time `time` must read (Core starts TIMESTAMP_WINDOW earlier); 0 for the whole chain. */
 export async function startHeightFor(rpc: NodeRpc, time: number): Promise<number> {
   if (time <= 0) return 0;

@@ -15,7 +15,7 @@ import type { ActiveConnection, Services } from '../services';
 import type { ProfileRepository } from '../store/profiles';
 import type { WalletRepository } from '../store/wallets';
 import { attachWallet, listNodeWallets, requireDescriptorWallets, watchFromNow } from './attach';
-import { pollScan, recorded, rescanAgain, rescanStatus, RESCAN_TIMEOUT_MS, startHeightFor } from './rescan';
+import { interruptedMessage, isRescanFailure, pollScan, recorded, rescanAgain, rescanStatus, RESCAN_TIMEOUT_MS, startHeightFor } from './rescan';
 
 export interface WalletServiceDeps {
   services: Services;
@@ -143,13 +143,15 @@ export class WalletService {
     const pid = conn.profile.id;
     type ImportReply = Array<{ success: boolean; warnings?: string[]; error?: { message: string } }>;
     const importCall = (): Promise<ImportReply> => call('importdescriptors', [requests], walletName, RESCAN_TIMEOUT_MS);
-    this.#scanning = { walletName, started: Date.now() };
+    const started = new Date();
+    const rescanFrom = typeof timestamp === 'number' ? { startHeight: await startHeightFor(conn.rpc, timestamp), fromTime: timestamp, kind: 'import' as const } : null;
+    this.#scanning = { walletName, started: started.getTime() };
     const stopPoll = pollScan(conn.rpc, walletName, onProgress);
     let results: ImportReply;
     try {
       results =
-        typeof timestamp === 'number'
-          ? await recorded(this.deps, pid, walletName, { startHeight: await startHeightFor(conn.rpc, timestamp), fromTime: timestamp, kind: 'import' }, importCall, () => {
+        rescanFrom
+          ? await recorded(this.deps, pid, walletName, rescanFrom, importCall, () => {
               // The wallet exists on the node: keep it, so that the next connection watches it and says the rescan was cut short.
               this.deps.wallets.save(pid, walletName, w);
               const p = this.deps.profiles.require(pid);
@@ -161,6 +163,14 @@ export class WalletService {
       this.#scanning = null;
     }
     const failed = results.find((r) => !r.success);
+    if (failed && rescanFrom && isRescanFailure(results)) {
+      // Core imported the descriptors but its rescan stopped short (a shutdown reaches it so): the wallet
+      // is kept and watched, and the rescan is to be run again.
+      const rec = this.deps.wallets.startRescan(pid, walletName, rescanFrom, started);
+      this.deps.wallets.save(pid, walletName, w);
+      await watchFromNow(this.deps, pid, walletName);
+      throw new AppError('rpc.error', `${interruptedMessage(rec)} (the node: ${failed.error?.message ?? 'rescan failed'})`, { walletName, rescanInterrupted: true, startHeight: rec.startHeight });
+    }
     if (failed) throw new AppError('rpc.error', `The node refused the descriptors: ${failed.error?.message ?? 'no reason given'}. The wallet "${walletName}" was created empty.`, { field: 'descriptor' });
     onProgress({ walletName, scanning: false, progress: 1, durationSeconds: null });
 
