@@ -4,8 +4,10 @@
  * form, then "Watch a wallet" — a Caravan 2-of-3 file and an extended public key imported as blank
  * watch-only wallets, the rescan finishing, a payment to the shown receive address seen pending, then
  * confirmed, in the transactions and balances; then a wallet already on the node attached from the
- * list, and a name in use answered with "Attach this wallet instead".
+ * list, and a name in use answered with "Attach this wallet instead"; a rescan left unfinished (its
+ * record, as a node stop leaves it) shown as interrupted and run again from the notice.
  */
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { FILES, KEY_INPUTS, NODE } from '../wallet/vectors';
@@ -148,5 +150,21 @@ export function defineWalletFlow(start: () => Promise<FlowNode>, shot: (name: st
     await tid('receive-address').waitFor({ timeout: 60_000 });
     expect(await tid('receive-address').innerText()).toBe(d.node.receive['0-2'][0]);
     expect(await node.rpc.call<string[]>('listwallets')).toContain(name);
+  });
+
+  it('a rescan the node did not finish: the notice says so, "Run the rescan again" completes it', async () => {
+    const db = new BetterSqlite3(rig.web.app.dbFile);
+    const profileId = db.prepare<[], { id: string }>('SELECT id FROM profiles').get()!.id;
+    db.prepare("INSERT INTO wallet_rescans VALUES (?, ?, 0, 0, 'import', '2026-11-25T06:00:00.000Z')").run(profileId, `disk-${suffix}`);
+    db.close();
+    await page.goto(`${rig.web.bridge.origin}/#/import`);
+    await page.locator('[data-testid="rescan-notice"][data-state="interrupted"]').waitFor({ timeout: 30_000 });
+    expect(await tid('rescan-notice-message').innerText()).toBe(
+      `The rescan of "disk-${suffix}" was interrupted by the node stopping — history before 2026-11-25 06:00 UTC may be missing (it looked for payments since the start of the chain, from block 0). Run the rescan again.`,
+    );
+    await rig.screenshot(shot('rescan-interrupted'));
+    await tid('rescan-again').click();
+    await tid('rescan-notice-done').waitFor({ timeout: 60_000 });
+    expect(await tid('rescan-notice-done').innerText()).toMatch(new RegExp(`^Rescanned blocks 0 to \\d+: the history of "disk-${suffix}" is complete\\.$`));
   });
 }
