@@ -276,7 +276,7 @@ export const channels = {
   /** The node's wallets: loaded (listwallets) and on disk (listwalletdir), each marked. */
   'wallet:node-wallets': { request: empty, reply: null as unknown as NodeWalletsView },
   /** Watch a watch-only descriptor wallet the node already has (loaded first when only on disk); the active profile then watches it. */
-  'wallet:attach': { request: z.object({ walletName }).strict(), reply: null as unknown as WalletAttachResult },
+  'wallet:attach': { request: z.object({ walletName: z.string().min(1, 'Choose the wallet to attach').max(1024) }).strict(), reply: null as unknown as WalletAttachResult },
   /** The profile's wallet's recorded rescan that has not finished (running, or interrupted by a node stop); null when none. */
   'wallet:rescan-status': { request: empty, reply: null as unknown as { status: WalletRescanStatus | null } },
   /** Runs the interrupted rescan again (rescanblockchain from its start height; `wallet:scan` events). */

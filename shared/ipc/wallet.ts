@@ -87,6 +87,8 @@ export interface WalletHistoryView {
 export interface NodeWalletView {
   name: string;
   loaded: boolean;
+  /** A loaded wallet's kind (only a watch-only descriptor wallet can be attached); null when not loaded. */
+  kind: 'watch-only' | 'private-keys' | 'legacy' | null;
   /** This profile already keeps it (imported or attached before). */
   known: boolean;
   /** The profile watches it now. */

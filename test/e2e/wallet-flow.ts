@@ -121,6 +121,10 @@ export function defineWalletFlow(start: () => Promise<FlowNode>, shot: (name: st
     const vault = page.locator(`[data-testid="node-wallet"][data-name="vault-${suffix}"]`);
     await vault.waitFor({ timeout: 30_000 });
     expect(await vault.getAttribute('data-loaded')).toBe('true');
+    // The node's own wallet holds keys: marked, no Attach.
+    const payer = page.locator(`[data-testid="node-wallet"][data-name="${node.payer}"]`);
+    expect(await payer.getByTestId('node-wallet-refused').innerText()).toBe('Holds private keys');
+    expect(await payer.getByTestId('node-wallet-attach').count()).toBe(0);
     await rig.screenshot(shot('node-wallets'));
     await vault.getByTestId('node-wallet-attach').click();
     await tid('receive-address').waitFor({ timeout: 60_000 });

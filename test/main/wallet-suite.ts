@@ -167,9 +167,9 @@ export function defineWalletSuite(start: () => Promise<WalletTarget>): void {
       const v = await dispatchOk<NodeWalletsView>(app, 'wallet:node-wallets');
       expect(v.walletDirListed).toBe(true);
       const byName = new Map(v.wallets.map((w) => [w.name, w]));
-      expect(byName.get(`disk-${suffix}`)).toMatchObject({ loaded: false, known: false, active: false });
-      expect(byName.get(`zpub-${suffix}`)).toMatchObject({ loaded: true, known: true, active: true });
-      expect(byName.get(t.payer)).toMatchObject({ loaded: true, known: false });
+      expect(byName.get(`disk-${suffix}`)).toMatchObject({ loaded: false, kind: null, known: false, active: false });
+      expect(byName.get(`zpub-${suffix}`)).toMatchObject({ loaded: true, kind: 'watch-only', known: true, active: true });
+      expect(byName.get(t.payer)).toMatchObject({ loaded: true, kind: 'private-keys', known: false });
     });
 
     it('a name in use on disk (not loaded): the refusal offers to attach, nothing loaded; the attach loads it and the profile watches it', async () => {
@@ -196,6 +196,7 @@ export function defineWalletSuite(start: () => Promise<WalletTarget>): void {
       expect(blank).toMatchObject({ code: 'input.invalid', detail: { reason: 'no-descriptors' } });
       expect(blank.message).toMatch(/has no active receive descriptor \(it is blank\)/);
       expect(await t.rpc.call<string[]>('listwallets')).not.toContain(`blank-${suffix}`);
+      expect((await failure('wallet:attach', { walletName: '' })).message).toBe('Invalid request for wallet:attach: walletName: Choose the wallet to attach');
       const none = await failure('wallet:attach', { walletName: `nope-${suffix}` });
       expect(none.message).toBe(`The node has no wallet named "nope-${suffix}" (not loaded, and not in its wallets directory).`);
       expect(activeWallet()).toBe(`disk-${suffix}`);

@@ -5,7 +5,7 @@
 // same importer as a pasted descriptor — and the active profile watches it from then on.
 // Also here: the node-version gate every wallet creation and attach passes first.
 import { AppError, isAppError } from '../../../shared/errors';
-import type { NodeWalletsView, WalletAttachResult } from '../../../shared/ipc/wallet';
+import type { NodeWalletView, NodeWalletsView, WalletAttachResult } from '../../../shared/ipc/wallet';
 import { importWallet, type WalletDescription } from '../../../shared/wallet/index';
 import type { Network } from '../../../shared/bitcoin/networks';
 import type { NodeRpc } from '../connection';
@@ -20,7 +20,6 @@ export function coreVersionName(v: number): string {
   const major = Math.floor(v / 10000);
   const minor = Math.floor(v / 100) % 100;
   const patch = v % 100;
-  if (major < 1) return `0.${Math.floor(v / 100)}${patch ? `.${patch}` : ''}`; // 0.0.x: never seen
   if (v < DESCRIPTOR_WALLETS_VERSION) return `0.${major}.${minor}${patch ? `.${patch}` : ''}`;
   return `${major}.${minor}${patch ? `.${patch}` : ''}`;
 }
@@ -58,9 +57,19 @@ export async function listNodeWallets(deps: WalletServiceDeps, conn: ActiveConne
   const known = new Set(deps.wallets.list(conn.profile.id).map((w) => w.nodeWallet));
   const names = new Set([...loaded, ...onDisk.map((w) => w.name)]);
   const warnings = new Map(onDisk.map((w) => [w.name, w.warnings ?? []]));
+  // What a loaded wallet is, to mark the ones attach would refuse (an unloaded one is checked when attached).
+  const kinds = new Map(
+    await Promise.all(
+      loaded.map(async (name) => {
+        const info = await conn.rpc.call<{ descriptors?: boolean; private_keys_enabled: boolean }>('getwalletinfo', [], { wallet: name }).catch(() => null);
+        const kind: NodeWalletView['kind'] = !info ? null : info.descriptors !== true ? 'legacy' : info.private_keys_enabled ? 'private-keys' : 'watch-only';
+        return [name, kind] as const;
+      }),
+    ),
+  );
   const wallets = [...names]
     .sort((a, b) => a.localeCompare(b))
-    .map((name) => ({ name, loaded: loaded.includes(name), known: known.has(name), active: conn.report.node.wallet === name, warnings: warnings.get(name) ?? [] }));
+    .map((name) => ({ name, loaded: loaded.includes(name), kind: kinds.get(name) ?? null, known: known.has(name), active: conn.report.node.wallet === name, warnings: warnings.get(name) ?? [] }));
   return { wallets, walletDirListed };
 }
 
