@@ -81,6 +81,7 @@ export function defineWalletSuite(start: () => Promise<WalletTarget>): void {
       await bad({ text: FILES.caravan, walletName: t.payer }, 'input.invalid', /already has a wallet named/);
       await bad({ text: FILES.caravan, watchAhead: 10_001 }, 'input.invalid', /watchAhead: At most 10,000 addresses/);
       await bad({ text: FILES.caravan, watchAhead: 5 }, 'input.invalid', /watchAhead: At least 20 addresses/);
+      await bad({ text: FILES.caravan, rescan: { from: 'date', date: '2026-13-45' } }, 'input.invalid', /"2026-13-45" is not a date/);
       expect(await t.rpc.call<string[]>('listwallets')).toEqual(before);
     });
 

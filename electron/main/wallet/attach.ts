@@ -36,10 +36,15 @@ export async function requireDescriptorWallets(rpc: NodeRpc): Promise<void> {
   }
 }
 
-/** The active profile watches `walletName` from now on (its wallet field switched, reconnected). */
-export async function watchFromNow(deps: WalletServiceDeps, profileId: string, walletName: string): Promise<void> {
+/** The profile's wallet field becomes `walletName` (the next connection uses it). */
+export function setProfileWallet(deps: WalletServiceDeps, profileId: string, walletName: string): void {
   const p = deps.profiles.require(profileId);
   deps.profiles.update(profileId, { name: p.name, nodeUrl: p.nodeUrl, auth: p.auth, rpcUser: p.rpcUser, cookiePath: p.cookiePath, wallet: walletName, indexUrl: p.indexUrl });
+}
+
+/** The active profile watches `walletName` from now on (its wallet field switched, reconnected). */
+export async function watchFromNow(deps: WalletServiceDeps, profileId: string, walletName: string): Promise<void> {
+  setProfileWallet(deps, profileId, walletName);
   await deps.services.activate(profileId);
 }
 

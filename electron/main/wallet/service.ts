@@ -14,7 +14,7 @@ import type { Logger } from '../log';
 import type { ActiveConnection, Services } from '../services';
 import type { ProfileRepository } from '../store/profiles';
 import type { WalletRepository } from '../store/wallets';
-import { attachWallet, listNodeWallets, requireDescriptorWallets, watchFromNow } from './attach';
+import { attachWallet, listNodeWallets, requireDescriptorWallets, setProfileWallet, watchFromNow } from './attach';
 import { interruptedMessage, isRescanFailure, pollScan, recorded, rescanAgain, rescanStatus, RESCAN_TIMEOUT_MS, startHeightFor } from './rescan';
 
 export interface WalletServiceDeps {
@@ -120,6 +120,10 @@ export class WalletService {
         throw new AppError('input.invalid', `The node computes another checksum for ${desc.slice(0, 40)}… (#${info.checksum}): the descriptor was not imported.`, { field: 'descriptor' });
       }
     }
+    const timestamp = req.rescan.from === 'everything' ? 0 : req.rescan.from === 'date' ? Math.floor(Date.parse(req.rescan.date) / 1000) : 'now';
+    if (typeof timestamp === 'number' && !Number.isFinite(timestamp)) throw new AppError('input.invalid', `"${(req.rescan as { date: string }).date}" is not a date.`, { field: 'date' });
+    // Where a rescan from that time starts (recorded, to run it again after a node stop).
+    const rescanFrom = typeof timestamp === 'number' ? { startHeight: await startHeightFor(conn.rpc, timestamp), fromTime: timestamp, kind: 'import' as const } : null;
     const loaded = await call<string[]>('listwallets', []);
     if (loaded.includes(walletName)) {
       throw new AppError('input.invalid', `The node already has a wallet named "${walletName}": choose another name, or attach that wallet instead.`, { field: 'walletName', walletName, canAttach: true, loaded: true });
@@ -133,8 +137,6 @@ export class WalletService {
       throw e;
     }
 
-    const timestamp = req.rescan.from === 'everything' ? 0 : req.rescan.from === 'date' ? Math.floor(Date.parse(req.rescan.date) / 1000) : 'now';
-    if (typeof timestamp === 'number' && !Number.isFinite(timestamp)) throw new AppError('input.invalid', `"${(req.rescan as { date: string }).date}" is not a date.`, { field: 'date' });
     const range = [0, watchAhead - 1];
     const requests = [
       { desc: w.external, active: true, range, timestamp, internal: false, next_index: 0 },
@@ -144,7 +146,6 @@ export class WalletService {
     type ImportReply = Array<{ success: boolean; warnings?: string[]; error?: { message: string } }>;
     const importCall = (): Promise<ImportReply> => call('importdescriptors', [requests], walletName, RESCAN_TIMEOUT_MS);
     const started = new Date();
-    const rescanFrom = typeof timestamp === 'number' ? { startHeight: await startHeightFor(conn.rpc, timestamp), fromTime: timestamp, kind: 'import' as const } : null;
     this.#scanning = { walletName, started: started.getTime() };
     const stopPoll = pollScan(conn.rpc, walletName, onProgress);
     let results: ImportReply;
@@ -154,8 +155,7 @@ export class WalletService {
           ? await recorded(this.deps, pid, walletName, rescanFrom, importCall, () => {
               // The wallet exists on the node: keep it, so that the next connection watches it and says the rescan was cut short.
               this.deps.wallets.save(pid, walletName, w);
-              const p = this.deps.profiles.require(pid);
-              this.deps.profiles.update(pid, { name: p.name, nodeUrl: p.nodeUrl, auth: p.auth, rpcUser: p.rpcUser, cookiePath: p.cookiePath, wallet: walletName, indexUrl: p.indexUrl });
+              setProfileWallet(this.deps, pid, walletName);
             })
           : await importCall();
     } finally {
