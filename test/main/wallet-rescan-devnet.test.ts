@@ -46,7 +46,17 @@ async function appOn(rpcUrl: string, indexUrl: string, wallet: string): Promise<
 }
 
 /** A JSON-RPC proxy to `target` that answers the methods of `overrides` itself (a real HTTP server on loopback). */
-async function proxy(target: string, overrides: Record<string, (path: string) => unknown>, rewrite: Record<string, (result: unknown) => unknown> = {}): Promise<string> {
+async function proxy(
+  target: string,
+  overrides: Record<string, (path: string) => unknown>,
+  rewrite: Record<string, (result: unknown) => unknown> = {},
+  opts: { port?: number; downAfter?: string } = {},
+): Promise<string> {
+  const sockets = new Set<import('node:net').Socket>();
+  const down = (): void => {
+    for (const sock of sockets) sock.destroy();
+    server.close();
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -67,12 +77,24 @@ async function proxy(target: string, overrides: Record<string, (path: string) =>
           text = JSON.stringify({ ...reply, result: change(reply.result) });
         }
         res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
-        res.end(text);
+        // As real Core does at a shutdown: it answers the call it was in, then stops.
+        res.end(text, () => (opts.downAfter === parsed.method ? setImmediate(down) : undefined));
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  server.on('connection', (sock) => {
+    sockets.add(sock);
+    sock.on('close', () => sockets.delete(sock));
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const sock of sockets) sock.destroy();
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -206,6 +228,25 @@ describe('Core’s own word for a rescan cut short', () => {
     const e = await failure(app, 'wallet:import', { text: FILES.caravan, walletName: 'refused', rescan: { from: 'everything' } });
     expect(e.message).toBe('The node refused the descriptors: Cannot import descriptor without private keys to a wallet with private keys enabled. The wallet "refused" was created empty.');
     expect(e.detail?.rescanInterrupted).toBeUndefined();
+    expect((await dispatchOk<{ status: WalletRescanStatus | null }>(app, 'wallet:rescan-status')).status).toBeNull();
+  });
+});
+
+describe('Core answering, then stopping', () => {
+  it('importdescriptors answers success as the node shuts down (real Core does): the node gone right after means the rescan was cut short', async () => {
+    const devnet = await startDevnet({ scenario: 'demo', rpcUser: 'u', rpcPassword: 'p' });
+    closers.push(() => devnet.close());
+    const url = await proxy(devnet.rpcUrl, {}, {}, { downAfter: 'importdescriptors' });
+    const { app, profileId } = await appOn(url, devnet.indexUrl, 'miner');
+    const e = await failure(app, 'wallet:import', { text: FILES.caravan, walletName: 'late', rescan: { from: 'everything' } });
+    expect(e.code).toMatch(/^net\./);
+    expect(e.message).toMatch(/^The rescan of "late" was interrupted by the node stopping — history before .* may be missing/);
+    expect(e.detail).toMatchObject({ walletName: 'late', rescanInterrupted: true });
+    // The node back at the same address: the profile watches the new wallet, which says the rescan is to be run again.
+    await proxy(devnet.rpcUrl, {}, {}, { port: Number(new URL(url).port) });
+    expect((await dispatchOk<{ state: string }>(app, 'profiles:activate', { id: profileId })).state).toBe('connected');
+    expect((await dispatchOk<{ status: WalletRescanStatus | null }>(app, 'wallet:rescan-status')).status).toMatchObject({ walletName: 'late', state: 'interrupted', startHeight: 0 });
+    await dispatchOk(app, 'wallet:rescan');
     expect((await dispatchOk<{ status: WalletRescanStatus | null }>(app, 'wallet:rescan-status')).status).toBeNull();
   });
 });

@@ -75,8 +75,11 @@ export function pollScan(rpc: NodeRpc, walletName: string, onProgress: (p: Walle
 
 /**
  * Runs `scan` (the importdescriptors or rescanblockchain call) with its record: written first, removed
- * when the node answers — with a result or a refusal of its own. A dropped connection keeps it and
- * becomes the "interrupted" error (its code the transport's, its detail saying so).
+ * once the node is seen still up after its answer. Real Core cut short by a shutdown still answers —
+ * importdescriptors with success (its log: "Rescan interrupted by shutdown request at block …"),
+ * rescanblockchain with "Rescan aborted." — so the answer alone proves nothing: `alive` asks the node
+ * once more, and a dropped connection there, or during the call, keeps the record and becomes the
+ * "interrupted" error (its code the transport's, its detail saying so).
  */
 export async function recorded<T>(
   deps: WalletServiceDeps,
@@ -84,22 +87,30 @@ export async function recorded<T>(
   walletName: string,
   r: { startHeight: number; fromTime: number; kind: RescanRecord['kind'] },
   scan: () => Promise<T>,
+  alive: () => Promise<unknown>,
   onDrop?: () => void,
 ): Promise<T> {
   const rec = deps.wallets.startRescan(profileId, walletName, r);
-  try {
-    const result = await scan();
-    deps.wallets.clearRescan(profileId, walletName);
-    return result;
-  } catch (e) {
-    if (!isConnectionDrop(e)) {
-      deps.wallets.clearRescan(profileId, walletName);
-      throw e;
-    }
+  const interrupted = (e: AppError): AppError => {
     onDrop?.();
-    deps.log.warn(`wallet ${walletName}: the rescan was interrupted (${(e as AppError).code})`);
-    throw new AppError((e as AppError).code, `${interruptedMessage(rec)} (${(e as AppError).message})`, { walletName, rescanInterrupted: true, startHeight: rec.startHeight });
+    deps.log.warn(`wallet ${walletName}: the rescan was interrupted (${e.code})`);
+    return new AppError(e.code, `${interruptedMessage(rec)} (${e.message})`, { walletName, rescanInterrupted: true, startHeight: rec.startHeight });
+  };
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+  try {
+    outcome = { ok: true, value: await scan() };
+  } catch (e) {
+    if (isConnectionDrop(e)) throw interrupted(e as AppError);
+    outcome = { ok: false, error: e };
   }
+  try {
+    await alive();
+  } catch (e) {
+    if (isConnectionDrop(e)) throw interrupted(e as AppError);
+  }
+  deps.wallets.clearRescan(profileId, walletName);
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
 }
 
 /** The profile wallet's recorded rescan that has not finished, or null. */
@@ -128,8 +139,13 @@ export async function rescanAgain(deps: WalletServiceDeps, conn: ActiveConnectio
   if (info.scanning) throw new AppError('input.invalid', `The node is still rescanning "${walletName}": wait for it to finish, or stop it first.`, { walletName });
   const stop = pollScan(conn.rpc, walletName, onProgress);
   try {
-    const res = await recorded(deps, conn.profile.id, walletName, { startHeight: rec.startHeight, fromTime: rec.fromTime, kind: 'rescan' }, () =>
-      conn.rpc.call<{ start_height: number; stop_height: number }>('rescanblockchain', [rec.startHeight], { wallet: walletName, timeoutMs: RESCAN_TIMEOUT_MS }),
+    const res = await recorded(
+      deps,
+      conn.profile.id,
+      walletName,
+      { startHeight: rec.startHeight, fromTime: rec.fromTime, kind: 'rescan' },
+      () => conn.rpc.call<{ start_height: number; stop_height: number }>('rescanblockchain', [rec.startHeight], { wallet: walletName, timeoutMs: RESCAN_TIMEOUT_MS }),
+      () => conn.rpc.call('getwalletinfo', [], { wallet: walletName }),
     );
     onProgress({ walletName, scanning: false, progress: 1, durationSeconds: null });
     deps.log.info(`wallet ${walletName}: rescanned blocks ${res.start_height}–${res.stop_height}`);

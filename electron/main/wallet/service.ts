@@ -152,7 +152,7 @@ export class WalletService {
     try {
       results =
         rescanFrom
-          ? await recorded(this.deps, pid, walletName, rescanFrom, importCall, () => {
+          ? await recorded(this.deps, pid, walletName, rescanFrom, importCall, () => call('getwalletinfo', [], walletName), () => {
               // The wallet exists on the node: keep it, so that the next connection watches it and says the rescan was cut short.
               this.deps.wallets.save(pid, walletName, w);
               setProfileWallet(this.deps, pid, walletName);
