@@ -33,6 +33,7 @@ export const ErrorCodes = [
   // app
   'chain.mismatch', // the index serves another chain than the node
   'chain.unsupported',
+  'node.unsupported', // the node is too old for what was asked (descriptor wallets need Core 21.0)
   'keychain.unavailable',
   'credentials.missing',
   'cookie.unreadable',

@@ -14,6 +14,7 @@ import { bytesToHex } from '../chain/encoding';
 import { RpcError, type RpcMethodSpec } from '../rpc/types';
 import { amountFromValue } from '../rpc/args';
 import { HELP_GETADDRESSINFO } from '../rpc/stateless';
+import { HELP_LISTWALLETDIR } from '../rpc/help';
 import { COINBASE_MATURITY_DEPTH, compareDestinations, type Wallet } from '../wallet/wallet';
 import { inferDescriptor } from '../../shared/bitcoin/infer';
 import type { DevnetNode } from './node';
@@ -245,6 +246,8 @@ export class WalletRpc {
         return {};
       }),
       m('listwallets', [], () => [...this.node.wallets.keys()]),
+      // Core lists the wallets directory (loaded or not) in its directory order, each with its load warnings (none here).
+      m('listwalletdir', [], () => ({ wallets: [...this.node.wallets.keys(), ...this.node.unloaded.keys()].map((name) => ({ name, warnings: [] })) }), HELP_LISTWALLETDIR),
       m('getwalletinfo', [], (_a, ctx) => this.walletInfo(this.node.selectWallet(ctx))),
       m('importdescriptors', [arg('requests', 'arr', true)], (a, ctx) => importDescriptors(this.node, this.node.selectWallet(ctx), a[0]!)),
       m('listdescriptors', [arg('private', 'bool')], (a, ctx) => {

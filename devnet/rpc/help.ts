@@ -487,3 +487,7 @@ View the details
 
 As a JSON-RPC call
 ${CURL('gettxout', '"txid", 1')}`;
+
+/** listwalletdir, verbatim from real Core 31.99 and 30.99 (same text; answered to a call with an argument). */
+export const HELP_LISTWALLETDIR =
+  "listwalletdir\n\nReturns a list of wallets in the wallet directory.\n\nResult:\n{                        (json object)\n  \"wallets\" : [          (json array)\n    {                    (json object)\n      \"name\" : \"str\",    (string) The wallet name\n      \"warnings\" : [     (json array, optional) Warning messages, if any, related to loading the wallet.\n        \"str\",           (string)\n        ...\n      ]\n    },\n    ...\n  ]\n}\n\nExamples:\n> bitcoin-cli listwalletdir \n> curl --user myusername --data-binary '{\"jsonrpc\": \"2.0\", \"id\": \"curltest\", \"method\": \"listwalletdir\", \"params\": []}' -H 'content-type: application/json' http://127.0.0.1:8332/\n";

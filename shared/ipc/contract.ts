@@ -16,7 +16,7 @@ import type {
   WatchOverview,
 } from './watch';
 import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtQrReply, PsbtReviewReply } from './psbt';
-import type { ReceiveAddressView, WalletBalancesView, WalletHistoryView, WalletImportResult, WalletPreview, WalletScanProgress } from './wallet';
+import type { NodeWalletsView, ReceiveAddressView, WalletAttachResult, WalletBalancesView, WalletHistoryView, WalletImportResult, WalletPreview, WalletRescanResult, WalletRescanStatus, WalletScanProgress } from './wallet';
 import { sendChannels } from './send';
 
 export type * from './watch';
@@ -192,6 +192,9 @@ const rescan = z.discriminatedUnion('from', [
   z.object({ from: z.literal('everything') }).strict(),
 ]);
 
+/** Addresses of each branch the node watches ahead of the last used one (importdescriptors' range). */
+const watchAhead = z.number().int('A whole number of addresses').min(20, 'At least 20 addresses').max(10_000, 'At most 10,000 addresses').default(1000);
+
 export const channels = {
   'app:info': { request: z.object({}).strict(), reply: null as unknown as AppInfo },
   'keychain:status': { request: z.object({}).strict(), reply: null as unknown as KeychainStatus },
@@ -271,7 +274,7 @@ export const channels = {
   /** What an import (xpub, descriptors, multisig file) will create; no node call. */
   'wallet:preview': { request: walletSource.strict(), reply: null as unknown as WalletPreview },
   /** Creates a blank watch-only descriptor wallet on the node, imports, rescans (`wallet:scan` events); the active profile then watches it. */
-  'wallet:import': { request: walletSource.extend({ walletName, rescan }).strict(), reply: null as unknown as WalletImportResult },
+  'wallet:import': { request: walletSource.extend({ walletName, rescan, watchAhead }).strict(), reply: null as unknown as WalletImportResult },
   'wallet:abort-rescan': { request: empty, reply: null as unknown as { aborted: boolean } },
   /** The next receive address (the node's getnewaddress with the label; offline, derived from the stored wallet). */
   'wallet:receive': { request: z.object({ label: z.string().max(255).default('') }).strict(), reply: null as unknown as ReceiveAddressView },
@@ -280,6 +283,15 @@ export const channels = {
   'wallet:balances': { request: empty, reply: null as unknown as WalletBalancesView | null },
   /** The stored wallet back out as descriptors or a BSMS 1.0 record; from SQLite, works offline. */
   'wallet:export': { request: z.object({ format: z.enum(['descriptors', 'bsms']) }).strict(), reply: null as unknown as import('./wallet-export').WalletExportView },
+  // attach to a wallet already on the node; a rescan interrupted by a node stop
+  /** The node's wallets: loaded (listwallets) and on disk (listwalletdir), each marked. */
+  'wallet:node-wallets': { request: empty, reply: null as unknown as NodeWalletsView },
+  /** Watch a watch-only descriptor wallet the node already has (loaded first when only on disk); the active profile then watches it. */
+  'wallet:attach': { request: z.object({ walletName: z.string().min(1, 'Choose the wallet to attach').max(1024) }).strict(), reply: null as unknown as WalletAttachResult },
+  /** The profile's wallet's recorded rescan that has not finished (running, or interrupted by a node stop); null when none. */
+  'wallet:rescan-status': { request: empty, reply: null as unknown as { status: WalletRescanStatus | null } },
+  /** Runs the interrupted rescan again (rescanblockchain from its start height; `wallet:scan` events). */
+  'wallet:rescan': { request: empty, reply: null as unknown as WalletRescanResult },
 
   // ——— settings (SQLite; applied live) ———
   /** The app's settings, and the active profile's (null without one). */

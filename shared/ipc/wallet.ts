@@ -90,3 +90,57 @@ export interface WalletHistoryView {
   rows: WalletTxView[];
   balance: { confirmedSats: Sats; pendingSats: Sats; immatureSats: Sats };
 }
+
+// ——— attach to a wallet already on the node; rescans interrupted by a node stop (#17) ———
+
+/** A wallet the node has: loaded (listwallets) or only in its wallets directory (listwalletdir). */
+export interface NodeWalletView {
+  name: string;
+  loaded: boolean;
+  /** A loaded wallet's kind (only a watch-only descriptor wallet can be attached); null when not loaded. */
+  kind: 'watch-only' | 'private-keys' | 'legacy' | null;
+  /** This profile already keeps it (imported or attached before). */
+  known: boolean;
+  /** The profile watches it now. */
+  active: boolean;
+  /** Core's warnings about loading it (listwalletdir), if any. */
+  warnings: string[];
+}
+
+export interface NodeWalletsView {
+  wallets: NodeWalletView[];
+  /** False when the node does not serve listwalletdir: only the loaded wallets are listed. */
+  walletDirListed: boolean;
+}
+
+export interface WalletAttachResult {
+  walletName: string;
+  profileId: string;
+  /** Spyglass loaded it (it was only on disk). */
+  loaded: boolean;
+  /** Its active descriptors now kept here (receive, and change when it has one). */
+  external: string;
+  internal: string | null;
+  scriptType: string;
+  threshold: number;
+  keys: number;
+  warnings: string[];
+}
+
+/** A rescan recorded as started and not answered: still running on the node, or interrupted by a stop. */
+export interface WalletRescanStatus {
+  walletName: string;
+  state: 'running' | 'interrupted';
+  startHeight: number;
+  /** UNIX seconds the rescan looks back to (0: the whole chain). */
+  fromTime: number;
+  startedAt: string;
+  /** In words, for the wallet's notice. */
+  message: string;
+}
+
+export interface WalletRescanResult {
+  walletName: string;
+  startHeight: number;
+  stopHeight: number;
+}

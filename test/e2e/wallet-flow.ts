@@ -3,11 +3,14 @@
  * Core of both generations and wallet.e2e.test.ts against the devnet): "Connect your node" through the
  * form, then "Watch a wallet" — a Caravan 2-of-3 file and an extended public key imported as blank
  * watch-only wallets, the rescan finishing, a payment to the shown receive address seen pending, then
- * confirmed, in the transactions and balances.
+ * confirmed, in the transactions and balances; then a wallet already on the node attached from the
+ * list, and a name in use answered with "Attach this wallet instead"; a rescan left unfinished (its
+ * record, as a node stop leaves it) shown as interrupted and run again from the notice.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { FILES, KEY_INPUTS, NODE } from '../wallet/vectors';
@@ -168,5 +171,61 @@ export function defineWalletFlow(start: () => Promise<FlowNode>, shot: (name: st
     const listed = await node.rpc.call<{ descriptors: Array<{ desc: string; internal: boolean }> }>('listdescriptors', [], `zpub-${suffix}`);
     const external = listed.descriptors.find((d) => !d.internal)!.desc;
     expect(await tid('receive-address').innerText()).toBe((await node.rpc.call<string[]>('deriveaddresses', [external, [0, 0]]))[0]);
+  });
+
+  it('use a wallet already on the node: the list marks each, Attach watches it', async () => {
+    await page.goto(`${rig.web.bridge.origin}/#/import`);
+    const vault = page.locator(`[data-testid="node-wallet"][data-name="vault-${suffix}"]`);
+    await vault.waitFor({ timeout: 30_000 });
+    expect(await vault.getAttribute('data-loaded')).toBe('true');
+    // The node's own wallet holds keys: marked, no Attach.
+    const payer = page.locator(`[data-testid="node-wallet"][data-name="${node.payer}"]`);
+    expect(await payer.getByTestId('node-wallet-refused').innerText()).toBe('Holds private keys');
+    expect(await payer.getByTestId('node-wallet-attach').count()).toBe(0);
+    await rig.screenshot(shot('node-wallets'));
+    await vault.getByTestId('node-wallet-attach').click();
+    await tid('receive-address').waitFor({ timeout: 60_000 });
+    expect(NODE['caravan']!.node.receive['0-2']).toContain(await tid('receive-address').innerText());
+  });
+
+  it('a name in use (a wallet on disk, not loaded): "Attach this wallet instead" loads and watches it', async () => {
+    const name = `disk-${suffix}`;
+    const d = NODE['sparrow']!;
+    await node.rpc.call('createwallet', [name, true, true, '', false, true, false]);
+    await node.rpc.call('importdescriptors', [[
+      { desc: d.external, active: true, range: [0, 99], timestamp: 'now', internal: false },
+      { desc: d.internal, active: true, range: [0, 99], timestamp: 'now', internal: true },
+    ]], name);
+    await node.rpc.call('unloadwallet', [name]);
+    await page.goto(`${rig.web.bridge.origin}/#/import`);
+    await tid('import-text').fill(FILES.sparrow);
+    await tid('import-check').click();
+    await tid('import-preview').waitFor();
+    await tid('import-wallet-name').fill(name);
+    await tid('import-rescan-now').check();
+    await tid('import-create').click();
+    await tid('import-attach-instead').waitFor({ timeout: 30_000 });
+    expect(await tid('import-error').innerText()).toContain(`already has a wallet named "${name}" in its wallets directory (not loaded)`);
+    await rig.screenshot(shot('attach-instead'));
+    await tid('import-attach-instead').click();
+    await tid('receive-address').waitFor({ timeout: 60_000 });
+    expect(await tid('receive-address').innerText()).toBe(d.node.receive['0-2'][0]);
+    expect(await node.rpc.call<string[]>('listwallets')).toContain(name);
+  });
+
+  it('a rescan the node did not finish: the notice says so, "Run the rescan again" completes it', async () => {
+    const db = new BetterSqlite3(rig.web.app.dbFile);
+    const profileId = db.prepare<[], { id: string }>('SELECT id FROM profiles').get()!.id;
+    db.prepare("INSERT INTO wallet_rescans VALUES (?, ?, 0, 0, 'import', '2026-11-25T06:00:00.000Z')").run(profileId, `disk-${suffix}`);
+    db.close();
+    await page.goto(`${rig.web.bridge.origin}/#/import`);
+    await page.locator('[data-testid="rescan-notice"][data-state="interrupted"]').waitFor({ timeout: 30_000 });
+    expect(await tid('rescan-notice-message').innerText()).toBe(
+      `The rescan of "disk-${suffix}" was interrupted by the node stopping — history before 2026-11-25 06:00 UTC may be missing (it looked for payments since the start of the chain, from block 0). Run the rescan again.`,
+    );
+    await rig.screenshot(shot('rescan-interrupted'));
+    await tid('rescan-again').click();
+    await tid('rescan-notice-done').waitFor({ timeout: 60_000 });
+    expect(await tid('rescan-notice-done').innerText()).toMatch(new RegExp(`^Rescanned blocks 0 to \\d+: the history of "disk-${suffix}" is complete\\.$`));
   });
 }

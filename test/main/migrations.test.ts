@@ -224,3 +224,30 @@ describe('schema 40: the last connection failure of a profile', () => {
     }
   });
 });
+
+describe('schema 80: wallet rescans started and not answered', () => {
+  it('a file at 70 (with a stored wallet) gains wallet_rescans; a record reads back, is replaced, cleared, and goes with its profile', async () => {
+    const { ProfileRepository } = await import('../../electron/main/store/profiles');
+    const { WalletRepository } = await import('../../electron/main/store/wallets');
+    const v70 = track(openDatabaseAtVersion(file, 70));
+    const p = new ProfileRepository(v70).create({ name: 'Old', nodeUrl: 'http://127.0.0.1:1', auth: 'password', rpcUser: 'u', cookiePath: '', wallet: 'vault', indexUrl: 'http://127.0.0.1:2' }, { passwordStorage: 'none' }).id;
+    v70.prepare("INSERT INTO wallets (profile_id, node_wallet, description, created_at) VALUES (?, 'vault', '{}', '2026-11-01T00:00:00.000Z')").run(p);
+    expect(tables(v70)).not.toContain('wallet_rescans');
+    updateToVersion(v70, 80);
+    expect(getUserVersion(v70)).toBe(80);
+    const repo = new WalletRepository(v70);
+    expect(repo.rescan(p, 'vault')).toBeNull();
+    expect(repo.startRescan(p, 'vault', { startHeight: 120, fromTime: 1_700_000_000, kind: 'import' }, new Date('2026-11-25T06:00:00Z'))).toEqual({
+      profileId: p, nodeWallet: 'vault', startHeight: 120, fromTime: 1_700_000_000, kind: 'import', startedAt: '2026-11-25T06:00:00.000Z',
+    });
+    expect(repo.startRescan(p, 'vault', { startHeight: 120, fromTime: 1_700_000_000, kind: 'rescan' }).kind).toBe('rescan');
+    expect(() => v70.prepare("INSERT INTO wallet_rescans VALUES (?, 'x', -1, 0, 'import', 'now')").run(p)).toThrow(/CHECK constraint/);
+    expect(() => v70.prepare("INSERT INTO wallet_rescans VALUES (?, 'x', 0, 0, 'other', 'now')").run(p)).toThrow(/CHECK constraint/);
+    expect(() => v70.prepare("INSERT INTO wallet_rescans VALUES ('no-such-profile', 'x', 0, 0, 'import', 'now')").run()).toThrow(/FOREIGN KEY/);
+    repo.clearRescan(p, 'vault');
+    expect(repo.rescan(p, 'vault')).toBeNull();
+    repo.startRescan(p, 'vault', { startHeight: 0, fromTime: 0, kind: 'import' });
+    new ProfileRepository(v70).delete(p);
+    expect(v70.prepare('SELECT count(*) AS n FROM wallet_rescans').get()).toEqual({ n: 0 });
+  });
+});

@@ -4,14 +4,19 @@
  * `npm run test:core`). A Caravan 2-of-3 file and a zpub-style key are previewed, imported as blank
  * watch-only wallets (createwallet, importdescriptors, rescan), receive addresses are handed out and
  * checked against Core's own derivation, a payment to one shows pending then confirmed in the wallet's
- * history and balances; bad input leaves the node as it was.
+ * history and balances; bad input leaves the node as it was. Attaching to a wallet the node already
+ * has (loaded, or only on disk: loaded for it), refusing wallets with private keys or without
+ * descriptors; a name in use offering the attach; a rescan left unfinished (its record left behind, as a
+ * node stop leaves it) reported and run again, finding the history; 5,000 addresses watched ahead.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SpyglassApp } from '../../electron/main/app';
-import type { ReceiveAddressView, WalletHistoryView, WalletImportResult, WalletPreview, WalletScanProgress } from '../../shared/ipc/contract';
+import type { NodeWalletsView, ReceiveAddressView, WalletAttachResult, WalletHistoryView, WalletImportResult, WalletPreview, WalletRescanStatus, WalletScanProgress } from '../../shared/ipc/contract';
+import type { IpcError } from '../../shared/errors';
 import { dispatchOk } from '../support/app';
 import type { TestRpc } from '../support/rpc';
 import { FILES, KEY_INPUTS, NODE } from '../wallet/vectors';
@@ -74,6 +79,9 @@ export function defineWalletSuite(start: () => Promise<WalletTarget>): void {
       await bad({ text: `wpkh(${tprv}/84h/1h/0h/0/*)` }, 'input.invalid', /private key/i);
       await bad({ text: NODE['caravan']!.external.replace(/#.*$/, '#abcdefgh') }, 'input.invalid', /checksum/i);
       await bad({ text: FILES.caravan, walletName: t.payer }, 'input.invalid', /already has a wallet named/);
+      await bad({ text: FILES.caravan, watchAhead: 10_001 }, 'input.invalid', /watchAhead: At most 10,000 addresses/);
+      await bad({ text: FILES.caravan, watchAhead: 5 }, 'input.invalid', /watchAhead: At least 20 addresses/);
+      await bad({ text: FILES.caravan, rescan: { from: 'date', date: '2026-13-45' } }, 'input.invalid', /"2026-13-45" is not a date/);
       expect(await t.rpc.call<string[]>('listwallets')).toEqual(before);
     });
 
@@ -120,5 +128,123 @@ export function defineWalletSuite(start: () => Promise<WalletTarget>): void {
       expect(addr.address).toBe((await t.rpc.call<string[]>('deriveaddresses', [external, [0, 0]]))[0]);
       expect(addr.paths).toEqual([{ fingerprint: 'a74008ce', path: "m/84h/1h/0h/0/0" }]);
     });
+
+    const failure = async (channel: string, req: object): Promise<IpcError> => {
+      const r = await app.dispatch(channel, req);
+      expect(r.ok, JSON.stringify(r)).toBe(false);
+      return (r as { ok: false; error: IpcError }).error;
+    };
+    const activeWallet = (): string | null => {
+      const s = app.services.connectionState();
+      return s.state === 'connected' ? s.report.node.wallet : null;
+    };
+    /** A watch-only wallet made on the node by hand (as another tool would): the Sparrow descriptors, or none. */
+    const nodeWallet = async (name: string, descriptors: boolean): Promise<void> => {
+      await t.rpc.call('createwallet', [name, true, true, '', false, true, false]);
+      if (!descriptors) return;
+      const d = NODE['sparrow']!;
+      const r = await t.rpc.call<Array<{ success: boolean }>>('importdescriptors', [[
+        { desc: d.external, active: true, range: [0, 99], timestamp: 'now', internal: false },
+        { desc: d.internal, active: true, range: [0, 99], timestamp: 'now', internal: true },
+      ]], name);
+      expect(r.every((x) => x.success)).toBe(true);
+    };
+
+    it('a name in use (loaded): the refusal offers to attach; attaching a wallet with private keys is refused, the node as it was', async () => {
+      const e = await failure('wallet:import', { text: FILES.caravan, walletName: t.payer, rescan: { from: 'now' } });
+      expect(e).toMatchObject({ code: 'input.invalid', detail: { walletName: t.payer, canAttach: true, loaded: true } });
+      expect(e.message).toMatch(/attach that wallet instead/);
+      const before = await t.rpc.call<string[]>('listwallets');
+      const refused = await failure('wallet:attach', { walletName: t.payer });
+      expect(refused).toMatchObject({ code: 'input.invalid', detail: { walletName: t.payer, reason: 'private-keys' } });
+      expect(refused.message).toMatch(/holds private keys: Spyglass never holds keys/);
+      expect(await t.rpc.call<string[]>('listwallets')).toEqual(before);
+      expect(activeWallet()).toBe(`zpub-${suffix}`);
+    });
+
+    it('the node’s wallets: loaded and on disk (listwalletdir), each marked', async () => {
+      await nodeWallet(`disk-${suffix}`, true);
+      await t.rpc.call('unloadwallet', [`disk-${suffix}`]);
+      const v = await dispatchOk<NodeWalletsView>(app, 'wallet:node-wallets');
+      expect(v.walletDirListed).toBe(true);
+      const byName = new Map(v.wallets.map((w) => [w.name, w]));
+      expect(byName.get(`disk-${suffix}`)).toMatchObject({ loaded: false, kind: null, known: false, active: false });
+      expect(byName.get(`zpub-${suffix}`)).toMatchObject({ loaded: true, kind: 'watch-only', known: true, active: true });
+      expect(byName.get(t.payer)).toMatchObject({ loaded: true, kind: 'private-keys', known: false });
+    });
+
+    it('a name in use on disk (not loaded): the refusal offers to attach, nothing loaded; the attach loads it and the profile watches it', async () => {
+      const e = await failure('wallet:import', { text: FILES.caravan, walletName: `disk-${suffix}`, rescan: { from: 'now' } });
+      expect(e).toMatchObject({ code: 'input.invalid', detail: { walletName: `disk-${suffix}`, canAttach: true, loaded: false } });
+      expect(e.message).toMatch(/in its wallets directory \(not loaded\).*attach that wallet instead/);
+      expect(await t.rpc.call<string[]>('listwallets')).not.toContain(`disk-${suffix}`);
+
+      const a = await dispatchOk<WalletAttachResult>(app, 'wallet:attach', { walletName: `disk-${suffix}` });
+      expect(a).toMatchObject({ walletName: `disk-${suffix}`, loaded: true, external: NODE['sparrow']!.external, internal: NODE['sparrow']!.internal, threshold: 2, keys: 3 });
+      expect(await t.rpc.call<string[]>('listwallets')).toContain(`disk-${suffix}`);
+      expect(activeWallet()).toBe(`disk-${suffix}`);
+      const addr = await dispatchOk<ReceiveAddressView>(app, 'wallet:receive', { label: 'attached' });
+      expect(addr).toMatchObject({ address: NODE['sparrow']!.node.receive['0-2'][0], index: 0 });
+      expect(addr.paths).toHaveLength(3);
+      const v = await dispatchOk<NodeWalletsView>(app, 'wallet:node-wallets');
+      expect(v.wallets.find((w) => w.name === `disk-${suffix}`)).toMatchObject({ loaded: true, known: true, active: true });
+    });
+
+    it('attach refuses a blank wallet (unloaded again) and a name the node does not have', async () => {
+      await nodeWallet(`blank-${suffix}`, false);
+      await t.rpc.call('unloadwallet', [`blank-${suffix}`]);
+      const blank = await failure('wallet:attach', { walletName: `blank-${suffix}` });
+      expect(blank).toMatchObject({ code: 'input.invalid', detail: { reason: 'no-descriptors' } });
+      expect(blank.message).toMatch(/has no active receive descriptor \(it is blank\)/);
+      expect(await t.rpc.call<string[]>('listwallets')).not.toContain(`blank-${suffix}`);
+      expect((await failure('wallet:attach', { walletName: '' })).message).toBe('Invalid request for wallet:attach: walletName: Choose the wallet to attach');
+      const none = await failure('wallet:attach', { walletName: `nope-${suffix}` });
+      expect(none.message).toBe(`The node has no wallet named "nope-${suffix}" (not loaded, and not in its wallets directory).`);
+      expect(activeWallet()).toBe(`disk-${suffix}`);
+    });
+
+    it('a rescan left unfinished (the record a node stop leaves): reported after reconnecting; run again, it finds the history', async () => {
+      const d = NODE['coldcard']!;
+      const txid = await t.rpc.call<string>('sendtoaddress', [d.node.receive['0-2'][0], 0.125], t.payer);
+      await t.mine(1);
+      // A finished import leaves no record (a rescan that a real stop cuts short, finding the history only
+      // when run again: wallet-rescan-devnet.test.ts, whose devnet rescans slowly).
+      const r = await dispatchOk<WalletImportResult>(app, 'wallet:import', { text: FILES.coldcard, walletName: `cc-${suffix}`, rescan: { from: 'date', date: '2026-01-01' } });
+      expect((await dispatchOk<{ status: WalletRescanStatus | null }>(app, 'wallet:rescan-status')).status).toBeNull();
+      // A whole-chain rescan of it cut short: its record is what a stop leaves behind.
+      const db = new BetterSqlite3(app.dbFile);
+      const profileId = db.prepare<[], { id: string }>('SELECT id FROM profiles').get()!.id;
+      db.prepare("INSERT INTO wallet_rescans VALUES (?, ?, 0, 0, 'import', '2026-11-25T06:00:00.000Z')").run(profileId, r.walletName);
+      db.close();
+      expect((await dispatchOk<{ state: string }>(app, 'profiles:activate', { id: profileId })).state).toBe('connected');
+      const { status } = await dispatchOk<{ status: WalletRescanStatus | null }>(app, 'wallet:rescan-status');
+      expect(status).toMatchObject({ walletName: r.walletName, state: 'interrupted', startHeight: 0, fromTime: 0 });
+      expect(status!.message).toBe(`The rescan of "${r.walletName}" was interrupted by the node stopping — history before 2026-11-25 06:00 UTC may be missing (it looked for payments since the start of the chain, from block 0). Run the rescan again.`);
+      scans.length = 0;
+      const again = await dispatchOk<{ startHeight: number; stopHeight: number }>(app, 'wallet:rescan');
+      expect(again.startHeight).toBe(0);
+      expect(again.stopHeight).toBe(await t.rpc.call<number>('getblockcount'));
+      expect(scans.at(-1)).toMatchObject({ walletName: r.walletName, scanning: false, progress: 1 });
+      const h = await dispatchOk<WalletHistoryView>(app, 'wallet:history');
+      expect(h.rows.map((x) => x.txid)).toEqual([txid]);
+      expect(h.balance.confirmedSats).toBe('12500000');
+      expect((await dispatchOk<{ status: WalletRescanStatus | null }>(app, 'wallet:rescan-status')).status).toBeNull();
+      const nothing = await failure('wallet:rescan', {});
+      expect(nothing.message).toBe('This wallet has no interrupted rescan to run again.');
+    });
+
+    it('5,000 addresses watched ahead: a payment to receive index 4,900 shows in the history and the balances', async () => {
+      const k = KEY_INPUTS.tr86;
+      const r = await dispatchOk<WalletImportResult>(app, 'wallet:import', { text: k.xpub, fingerprint: k.fingerprint, path: k.path, scriptType: k.scriptType, walletName: `gap-${suffix}`, rescan: { from: 'now' }, watchAhead: 5000 });
+      const listed = await t.rpc.call<{ descriptors: Array<{ desc: string; internal: boolean; range: [number, number] }> }>('listdescriptors', [], r.walletName);
+      const external = listed.descriptors.find((d) => !d.internal)!;
+      expect(external.range).toEqual([0, 4999]);
+      const far = (await t.rpc.call<string[]>('deriveaddresses', [external.desc, [4900, 4900]]))[0]!;
+      const txid = await t.rpc.call<string>('sendtoaddress', [far, 0.0042], t.payer);
+      await t.mine(1);
+      const h = await dispatchOk<WalletHistoryView>(app, 'wallet:history');
+      expect(h.rows[0]).toMatchObject({ txid, category: 'receive', amountSats: '420000', confirmations: 1 });
+      expect(h.balance.confirmedSats).toBe('420000');
+    }, 420_000);
   });
 }

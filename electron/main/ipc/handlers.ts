@@ -82,6 +82,11 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService, uri
     'drafts:broadcast': (r) => send.broadcast.broadcast(r.id),
     'drafts:bump': (r) => (r.method === 'rbf' ? send.broadcast.bumpRbf(r.id, r.feeRate) : send.compose.cpfp(r.id, r.feeRate, r.seed)),
     'scan:frame': (r) => send.sign.scanFrame(r.session, r.text),
+    // watch any wallet (#17): attach to a node wallet; an interrupted rescan run again
+    'wallet:node-wallets': () => wallet.nodeWallets(),
+    'wallet:attach': (r) => wallet.attach(r.walletName),
+    'wallet:rescan-status': () => wallet.rescanStatus(),
+    'wallet:rescan': () => wallet.rescan((progress) => s.emit('wallet:scan', progress)),
   };
 }
 

@@ -4,15 +4,18 @@
 // person chose, its progress from `getwalletinfo.scanning`, `abortrescan` to stop it — and is kept in
 // SQLite so that receive addresses work offline. Receive: the node's next address (or the next one
 // derived here, offline). History: the node wallet's transactions with a running balance.
+// Attaching to a wallet the node already has: attach.ts; rescans a node stop interrupted: rescan.ts.
 import { AppError, isAppError } from '../../../shared/errors';
 import { parseBtc } from '../../../shared/amounts';
 import { NETWORKS, type Network } from '../../../shared/bitcoin/networks';
-import type { ReceiveAddressView, WalletHistoryView, WalletImportResult, WalletPreview, WalletScanProgress, WalletTxView } from '../../../shared/ipc/wallet';
+import type { NodeWalletsView, ReceiveAddressView, WalletAttachResult, WalletHistoryView, WalletImportResult, WalletPreview, WalletRescanResult, WalletRescanStatus, WalletScanProgress, WalletTxView } from '../../../shared/ipc/wallet';
 import { FORMAT_NAMES, SCRIPT_TYPE_NAMES, WalletAddresses, importWallet, type ImportOptions, type WalletDescription } from '../../../shared/wallet/index';
 import type { Logger } from '../log';
 import type { ActiveConnection, Services } from '../services';
 import type { ProfileRepository } from '../store/profiles';
 import type { WalletRepository } from '../store/wallets';
+import { attachWallet, listNodeWallets, requireDescriptorWallets, setProfileWallet, watchFromNow } from './attach';
+import { interruptedMessage, isRescanFailure, pollScan, recorded, rescanAgain, rescanStatus, RESCAN_TIMEOUT_MS, startHeightFor } from './rescan';
 
 export interface WalletServiceDeps {
   services: Services;
@@ -26,13 +29,14 @@ export interface ImportRequest extends ImportOptions {
   walletName: string;
   /** Rescan from now (a new wallet), from a date (its birthday), or the whole chain. */
   rescan: { from: 'now' } | { from: 'date'; date: string } | { from: 'everything' };
+  /** Addresses of each branch the node watches (importdescriptors' range [0, watchAhead − 1]); default 1,000, at most 10,000. */
+  watchAhead?: number;
 }
 
-/** Addresses of each branch the node watches ahead (Core's importdescriptors `range`). */
-const IMPORT_RANGE = 999;
-const SCAN_POLL_MS = 500;
-/** A rescan of a real chain takes long: importdescriptors may wait for it. */
-const IMPORT_TIMEOUT_MS = 6 * 60 * 60 * 1000;
+export const DEFAULT_WATCH_AHEAD = 1000;
+export const MAX_WATCH_AHEAD = 10_000;
+/** The receive-index search derives this many addresses, then lets the event loop run. */
+const SEARCH_CHUNK = 1000;
 
 /** getnewaddress's address_type for each wallet type (the active descriptor of that type answers). */
 const CORE_ADDRESS_TYPE: Record<WalletDescription['scriptType'], string> = {
@@ -101,8 +105,13 @@ export class WalletService {
     const w = importWallet(req.text, net, req);
     const walletName = req.walletName.trim();
     if (walletName === '') throw new AppError('input.invalid', 'Give the wallet a name (it is its name on the node).', { field: 'walletName' });
+    const watchAhead = req.watchAhead ?? DEFAULT_WATCH_AHEAD;
+    if (!Number.isInteger(watchAhead) || watchAhead < 1 || watchAhead > MAX_WATCH_AHEAD) {
+      throw new AppError('input.invalid', `Addresses watched ahead: ${watchAhead} is not a whole number from 1 to ${MAX_WATCH_AHEAD.toLocaleString('en-US')}.`, { field: 'watchAhead' });
+    }
     const call = <T>(method: string, params: unknown[], wallet: boolean | string = false, timeoutMs?: number): Promise<T> =>
       conn.rpc.call<T>(method, params, { wallet, ...(timeoutMs ? { timeoutMs } : {}) });
+    await requireDescriptorWallets(conn.rpc);
 
     // The node checks the checksums too (and its own parser has the last word).
     for (const desc of [w.external, w.internal].filter((d): d is string => d !== null)) {
@@ -111,50 +120,64 @@ export class WalletService {
         throw new AppError('input.invalid', `The node computes another checksum for ${desc.slice(0, 40)}… (#${info.checksum}): the descriptor was not imported.`, { field: 'descriptor' });
       }
     }
+    const timestamp = req.rescan.from === 'everything' ? 0 : req.rescan.from === 'date' ? Math.floor(Date.parse(req.rescan.date) / 1000) : 'now';
+    if (typeof timestamp === 'number' && !Number.isFinite(timestamp)) throw new AppError('input.invalid', `"${(req.rescan as { date: string }).date}" is not a date.`, { field: 'date' });
+    // Where a rescan from that time starts (recorded, to run it again after a node stop).
+    const rescanFrom = typeof timestamp === 'number' ? { startHeight: await startHeightFor(conn.rpc, timestamp), fromTime: timestamp, kind: 'import' as const } : null;
     const loaded = await call<string[]>('listwallets', []);
     if (loaded.includes(walletName)) {
-      throw new AppError('input.invalid', `The node already has a wallet named "${walletName}": choose another name, or use that wallet in the profile.`, { field: 'walletName' });
+      throw new AppError('input.invalid', `The node already has a wallet named "${walletName}": choose another name, or attach that wallet instead.`, { field: 'walletName', walletName, canAttach: true, loaded: true });
     }
     try {
       await call('createwallet', [walletName, true, true, '', false, true, true]);
     } catch (e) {
       if (isAppError(e) && e.code === 'rpc.error' && /already exists/i.test(String(e.detail?.coreMessage ?? e.message))) {
-        throw new AppError('input.invalid', `The node already has a wallet file named "${walletName}" (not loaded): choose another name, or load that one with \`bitcoin-cli loadwallet ${walletName}\`.`, { field: 'walletName' });
+        throw new AppError('input.invalid', `The node already has a wallet named "${walletName}" in its wallets directory (not loaded): choose another name, or attach that wallet instead (Spyglass loads it).`, { field: 'walletName', walletName, canAttach: true, loaded: false });
       }
       throw e;
     }
 
-    const timestamp = req.rescan.from === 'everything' ? 0 : req.rescan.from === 'date' ? Math.floor(Date.parse(req.rescan.date) / 1000) : 'now';
-    if (typeof timestamp === 'number' && !Number.isFinite(timestamp)) throw new AppError('input.invalid', `"${(req.rescan as { date: string }).date}" is not a date.`, { field: 'date' });
+    const range = [0, watchAhead - 1];
     const requests = [
-      { desc: w.external, active: true, range: [0, IMPORT_RANGE], timestamp, internal: false, next_index: 0 },
-      ...(w.internal ? [{ desc: w.internal, active: true, range: [0, IMPORT_RANGE], timestamp, internal: true, next_index: 0 }] : []),
+      { desc: w.external, active: true, range, timestamp, internal: false, next_index: 0 },
+      ...(w.internal ? [{ desc: w.internal, active: true, range, timestamp, internal: true, next_index: 0 }] : []),
     ];
-    this.#scanning = { walletName, started: Date.now() };
-    const poll = setInterval(() => {
-      void call<{ scanning?: false | { duration: number; progress: number } }>('getwalletinfo', [], walletName, 5_000).then(
-        (info) => onProgress({ walletName, scanning: !!info.scanning, progress: info.scanning ? info.scanning.progress : null, durationSeconds: info.scanning ? info.scanning.duration : null }),
-        () => undefined,
-      );
-    }, SCAN_POLL_MS);
-    let results: Array<{ success: boolean; warnings?: string[]; error?: { message: string } }>;
+    const pid = conn.profile.id;
+    type ImportReply = Array<{ success: boolean; warnings?: string[]; error?: { message: string } }>;
+    const importCall = (): Promise<ImportReply> => call('importdescriptors', [requests], walletName, RESCAN_TIMEOUT_MS);
+    const started = new Date();
+    this.#scanning = { walletName, started: started.getTime() };
+    const stopPoll = pollScan(conn.rpc, walletName, onProgress);
+    let results: ImportReply;
     try {
-      results = await call('importdescriptors', [requests], walletName, IMPORT_TIMEOUT_MS);
+      results =
+        rescanFrom
+          ? await recorded(this.deps, pid, walletName, rescanFrom, importCall, () => call('getwalletinfo', [], walletName), () => {
+              // The wallet exists on the node: keep it, so that the next connection watches it and says the rescan was cut short.
+              this.deps.wallets.save(pid, walletName, w);
+              setProfileWallet(this.deps, pid, walletName);
+            })
+          : await importCall();
     } finally {
-      clearInterval(poll);
+      stopPoll();
       this.#scanning = null;
     }
     const failed = results.find((r) => !r.success);
+    if (failed && rescanFrom && isRescanFailure(results)) {
+      // Core imported the descriptors but its rescan stopped short (a shutdown reaches it so): the wallet
+      // is kept and watched, and the rescan is to be run again.
+      const rec = this.deps.wallets.startRescan(pid, walletName, rescanFrom, started);
+      this.deps.wallets.save(pid, walletName, w);
+      await watchFromNow(this.deps, pid, walletName);
+      throw new AppError('rpc.error', `${interruptedMessage(rec)} (the node: ${failed.error?.message ?? 'rescan failed'})`, { walletName, rescanInterrupted: true, startHeight: rec.startHeight });
+    }
     if (failed) throw new AppError('rpc.error', `The node refused the descriptors: ${failed.error?.message ?? 'no reason given'}. The wallet "${walletName}" was created empty.`, { field: 'descriptor' });
     onProgress({ walletName, scanning: false, progress: 1, durationSeconds: null });
 
-    const pid = conn.profile.id;
     this.deps.wallets.save(pid, walletName, w);
     // The active profile watches the new wallet from now on.
-    const p = this.deps.profiles.require(pid);
-    this.deps.profiles.update(pid, { name: p.name, nodeUrl: p.nodeUrl, auth: p.auth, rpcUser: p.rpcUser, cookiePath: p.cookiePath, wallet: walletName, indexUrl: p.indexUrl });
-    await this.deps.services.activate(pid);
-    this.deps.log.info(`wallet imported: ${walletName} (${w.format}, ${w.scriptType}, ${requests.length} descriptors, rescan ${req.rescan.from})`);
+    await watchFromNow(this.deps, pid, walletName);
+    this.deps.log.info(`wallet imported: ${walletName} (${w.format}, ${w.scriptType}, ${requests.length} descriptors, ${watchAhead} addresses ahead, rescan ${req.rescan.from})`);
     return {
       walletName,
       profileId: pid,
@@ -162,6 +185,35 @@ export class WalletService {
       rescan: req.rescan.from === 'now' ? 'none' : req.rescan.from === 'date' ? 'from-date' : 'everything',
       warnings: [...w.warnings, ...results.flatMap((r) => r.warnings ?? [])],
     };
+  }
+
+  /** The node's wallets (loaded and on disk), for "Use a wallet already on the node". */
+  async nodeWallets(): Promise<NodeWalletsView> {
+    return listNodeWallets(this.deps, this.#connected());
+  }
+
+  /** Watches a watch-only descriptor wallet the node already has (attach.ts). */
+  async attach(walletName: string): Promise<WalletAttachResult> {
+    const conn = this.#connected();
+    return attachWallet(this.deps, conn, networkOf(conn), walletName);
+  }
+
+  /** A rescan of the profile's wallet that is recorded and not finished: running, or interrupted by a node stop. */
+  async rescanStatus(): Promise<{ status: WalletRescanStatus | null }> {
+    const conn = this.deps.services.activeConnection();
+    if (!conn) return { status: null };
+    return { status: await rescanStatus(this.deps, conn, this.#scanning?.walletName ?? null) };
+  }
+
+  /** "Run the rescan again" after an interruption (rescan.ts), with `onProgress` as for an import. */
+  async rescan(onProgress: (p: WalletScanProgress) => void): Promise<WalletRescanResult> {
+    const conn = this.#connected();
+    this.#scanning = { walletName: conn.report.node.wallet ?? '', started: Date.now() };
+    try {
+      return await rescanAgain(this.deps, conn, onProgress);
+    } finally {
+      this.#scanning = null;
+    }
   }
 
   /** Stops the node's rescan (the descriptors stay imported; history before the stop may be missing). */
@@ -193,20 +245,11 @@ export class WalletService {
     let paths: ReceiveAddressView['paths'] = [{ fingerprint: info.hdmasterfingerprint ?? null, path: info.hdkeypath ?? null }];
     if (stored) {
       const derive = WalletAddresses.of(stored.description);
-      if (!Number.isInteger(index) || derive.address('receive', index) !== address) index = this.#findIndex(derive, address, stored.receiveNext);
+      if (!Number.isInteger(index) || derive.address('receive', index) !== address) index = await findReceiveIndex(derive, address, stored.receiveNext);
       paths = derive.details('receive', index).keys.map((k) => ({ fingerprint: k.fingerprint, path: k.path }));
       this.deps.wallets.bumpReceive(conn.profile.id, stored.walletName, index + 1);
     }
     return { address, index: Number.isInteger(index) ? index : -1, paths, descriptor: info.desc ?? '', used, label, source: 'node' };
-  }
-
-  #findIndex(derive: WalletAddresses, address: string, from: number): number {
-    const batch = 1000;
-    for (let start = Math.max(0, from - batch); start < from + 20 * batch; start += batch) {
-      const i = derive.addresses('receive', start, batch).indexOf(address);
-      if (i >= 0) return start + i;
-    }
-    throw new AppError('internal', `The node's new address ${address} is not one of this wallet's receive addresses: the node's wallet is not the imported one.`);
   }
 
   /** Offline: the next address of the stored receive descriptor not handed out here before. */
@@ -268,4 +311,18 @@ export class WalletService {
       balance: { confirmedSats: sats(b.mine.trusted).toString(), pendingSats: sats(b.mine.untrusted_pending).toString(), immatureSats: sats(b.mine.immature).toString() },
     };
   }
+}
+
+/**
+ * The receive index of `address`, searched around `from` (the next index handed out here) in chunks of
+ * SEARCH_CHUNK addresses with the event loop let run between them: a wallet watching 10,000 addresses
+ * ahead must not freeze the main process while its addresses are derived.
+ */
+export async function findReceiveIndex(derive: WalletAddresses, address: string, from: number, limit = from + MAX_WATCH_AHEAD + 10 * SEARCH_CHUNK): Promise<number> {
+  for (let start = Math.max(0, from - SEARCH_CHUNK); start < limit; start += SEARCH_CHUNK) {
+    const i = derive.addresses('receive', start, SEARCH_CHUNK).indexOf(address);
+    if (i >= 0) return start + i;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  throw new AppError('internal', `The node's new address ${address} is not one of this wallet's receive addresses: the node's wallet is not the imported one.`);
 }

@@ -118,6 +118,10 @@ export const walletBalances = () => call('wallet:balances', {});
 /** The early call's reply when the app opened on Transactions; if that one failed (sent before the connection was up), asked again. */
 export const walletHistory = () => takeEarly('wallet:history')?.catch(() => call('wallet:history', {})) ?? call('wallet:history', {});
 export const walletExport = (format: 'descriptors' | 'bsms') => call('wallet:export', { format });
+export const walletNodeWallets = () => call('wallet:node-wallets', {});
+export const walletAttach = (walletName: string) => call('wallet:attach', { walletName });
+export const walletRescanStatus = () => call('wallet:rescan-status', {});
+export const walletRescan = () => call('wallet:rescan', {});
 
 export function onWalletScan(listener: (p: Events['wallet:scan']) => void): () => void {
   return getApi().on('wallet:scan', listener);

@@ -11,6 +11,7 @@ import updateToSchemaVersion40 from './0040-profile-last-error';
 import updateToSchemaVersion50 from './0050-send';
 import updateToSchemaVersion60 from './0060-drafts';
 import updateToSchemaVersion70 from './0070-wallets';
+import updateToSchemaVersion80 from './0080-wallet-rescans';
 
 export interface SchemaVersion {
   readonly version: number;
@@ -25,6 +26,7 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
   { version: 50, update: updateToSchemaVersion50 },
   { version: 60, update: updateToSchemaVersion60 },
   { version: 70, update: updateToSchemaVersion70 },
+  { version: 80, update: updateToSchemaVersion80 },
 ];
 
 /** An older Spyglass opening a database written by a newer one: refuse rather than guess. */
