@@ -18,20 +18,11 @@ import { createApp, type SpyglassApp } from '../../electron/main/app';
 import type { NodeWalletsView, ReceiveAddressView, WalletAttachResult, WalletHistoryView, WalletImportResult, WalletPreview, WalletRescanStatus, WalletScanProgress } from '../../shared/ipc/contract';
 import type { IpcError } from '../../shared/errors';
 import { dispatchOk } from '../support/app';
-import type { TestRpc } from '../support/rpc';
+import type { PayerNode } from '../support/payer-node';
 import { FILES, KEY_INPUTS, NODE } from '../wallet/vectors';
 
-export interface WalletTarget {
-  rpc: TestRpc;
-  rpcUrl: string;
-  indexUrl: string;
-  user: string;
-  password: string;
-  /** A wallet with coins that pays (sendtoaddress) and mines. */
-  payer: string;
-  mine(blocks: number): Promise<void>;
-  close(): Promise<void>;
-}
+/** The node the suite runs against (test/support/payer-node.ts: a devnet or real Core with a follower index). */
+export type WalletTarget = PayerNode;
 
 export function defineWalletSuite(start: () => Promise<WalletTarget>): void {
   let t: WalletTarget;
