@@ -182,5 +182,8 @@ export function walletSteps(): Step[] {
   s.push(call('unloadwallet: path and name disagree', 'unloadwallet', ['hot'], at('watch')));
   s.push(call('unloadwallet: several loaded, none named', 'unloadwallet'));
   s.push(call('listwallets at the end', 'listwallets'));
+  // The wallets directory: loaded and unloaded wallets alike, in directory order (not compared).
+  s.push(call('listwalletdir', 'listwalletdir', [], { unordered: ['body.result.wallets'] }));
+  s.push(call('listwalletdir: an argument', 'listwalletdir', [1]));
   return s;
 }
