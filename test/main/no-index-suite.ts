@@ -20,20 +20,11 @@ import { closeDatabase, openDatabase } from '../../electron/main/store/db';
 import { ProfileRepository } from '../../electron/main/store/profiles';
 import { WatchRepository } from '../../electron/main/store/watch';
 import { RefreshEngine, type RefreshResult } from '../../electron/main/refresh/engine';
-import type { TestRpc } from '../support/rpc';
+import type { PayerNode } from '../support/payer-node';
 
-export interface NoIndexNode {
-  rpc: TestRpc;
-  rpcUrl: string;
-  indexUrl: string;
-  user: string;
-  password: string;
-  /** A wallet with coins that pays and mines. */
-  payer: string;
-  mine(blocks: number): Promise<void>;
+export interface NoIndexNode extends PayerNode {
   /** Resolves once the index has the node's tip. */
   indexSynced(): Promise<void>;
-  close(): Promise<void>;
 }
 
 export function defineNoIndexSuite(start: () => Promise<NoIndexNode>): void {

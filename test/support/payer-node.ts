@@ -39,7 +39,7 @@ export async function followNode(node: BitcoindNode, opts: { pollMs: number; tim
 }
 
 /** A new wallet on real Core with `blocks` blocks mined to it (110: coins spendable after the flows' own mining), and a follower as the index. */
-export async function startCorePayer(node: BitcoindNode, blocks: number): Promise<PayerNode> {
+export async function startCorePayer(node: BitcoindNode, blocks: number): Promise<PayerNode & { follower: RunningFollower }> {
   const { rpc, url, user, password } = node;
   const payer = `payer-${Date.now().toString(36)}`;
   await rpc.call('createwallet', [payer]);
@@ -58,6 +58,7 @@ export async function startCorePayer(node: BitcoindNode, blocks: number): Promis
       await rpc.call('syncwithvalidationinterfacequeue');
     },
     close: () => follower.close(),
+    follower,
   };
 }
 
