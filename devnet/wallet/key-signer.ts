@@ -121,6 +121,11 @@ export class DescriptorKeys implements KeySigner {
     return map.get(hex) ?? null;
   }
 
+  /** The private key of `pubkey` (a compressed or uncompressed ECDSA key), or null. */
+  privateKey(pubkey: Uint8Array): Uint8Array | null {
+    return this.find(this.byPub, pubkey);
+  }
+
   ecdsa(pubkey: Uint8Array, hash: Uint8Array): Uint8Array | null {
     const priv = this.find(this.byPub, pubkey);
     return priv ? signEcdsaCore(hash, priv) : null;

@@ -4,6 +4,7 @@
  * type Core picks, a change address reserved from the keypool and used up only when there is change,
  * anti-fee-sniping locktime, the fee priced at Core's estimated signed size, and real signatures.
  */
+import { walletKeys } from './psbt-fill';
 import { Transaction } from '@scure/btc-signer';
 import type { Chain } from '../chain/chain';
 import type { ChainTx, OutputInfo } from '../chain/types';
@@ -93,7 +94,8 @@ export function signTransaction(w: Wallet, chain: Chain, coins: OutputInfo[], ou
     if (!entry) throw new Error('not a wallet coin');
     const e = entry.expansion;
     if (!e.pubkeys[0]) throw new Error('coin has no key');
-    const priv = w.signingKey(c.script);
+    // The wallet's own HD key, else an imported private descriptor's (importdescriptors with an xprv).
+    const priv = w.signingKey(c.script) ?? walletKeys(w)?.privateKey(e.pubkeys[0].pubkey) ?? undefined;
     if (!priv) throw new WalletError(-4, 'Signing transaction failed');
     keys.push(priv);
     const input: Parameters<Transaction['addInput']>[0] = {

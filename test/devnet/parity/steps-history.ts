@@ -7,7 +7,8 @@
  * with a past timestamp into a new watch-only wallet). Keys differ between the nodes: tokens are
  * matched one to one (compare.ts).
  */
-import { MINER, OTHER_MINER, spendMiner } from './keys';
+import { addChecksum } from '../../../shared/bitcoin/descriptor-checksum';
+import { FIXED_TPRV, MINER, OTHER_MINER, spendMiner } from './keys';
 import { COINBASE } from './steps-chain';
 import { call, type Step, type Vars } from './run';
 
@@ -156,16 +157,25 @@ export function historySteps(): Step[] {
   w('getbalances hot after the block', 'getbalances', 'hot');
   w('listsinceblock hot after the block, target 2', 'listsinceblock', 'hot', ['', 2]);
 
-  // Fee bumping, on a wallet with a single coin (its send then has no coin choice; the change position
-  // is random in Core, so only what does not depend on it is asked afterwards).
-  s.push(call('createwallet bumper', 'createwallet', ['bumper']));
+  // Fee bumping, on a wallet with a single coin and a fixed private key: its payment is built with the
+  // change position given (Core's sendtoaddress draws it at random) and signed as Core signs (RFC 6979,
+  // ground to a low R), so both nodes hold the same bytes. With Core's random keys a 70-byte signature
+  // now and then made the original one vbyte smaller, and the default bump rate (from the original's
+  // fee rate) a few sats apart.
+  s.push(call('createwallet bumper (keys, blank)', 'createwallet', { wallet_name: 'bumper', blank: true }));
+  s.push(call('importdescriptors bumper ← a fixed private key', 'importdescriptors', [[false, true].map((internal) => ({ desc: addChecksum(`wpkh(${FIXED_TPRV}/84h/1h/7h/${internal ? 1 : 0}/*)`), active: true, internal, range: [0, 5], timestamp: 'now' }))], { wallet: 'bumper' }));
   w('getnewaddress bumper', 'getnewaddress', 'bumper', [], { save: save('bumperAddr') });
   s.push(call('getblock 10 (a coinbase for the bumper)', 'getblock', (v) => [v.blocks[10]], { strict: true, save: (v, r) => void (v.cb[10] = (r as { tx: string[] }).tx[0]) }));
-  s.push(call('sendrawtransaction: 1 BTC to the bumper', 'sendrawtransaction', (v) => [spendMiner([{ txid: v.cb[10], vout: 0, value: COINBASE }], [{ address: v.bumperAddr, value: 100_000_000n }, { address: MINER.address, value: 4_899_990_000n }]).hex]));
+  s.push(call('sendrawtransaction: 1 BTC to the bumper', 'sendrawtransaction', (v) => [spendMiner([{ txid: v.cb[10], vout: 0, value: COINBASE }], [{ address: v.bumperAddr, value: 100_000_000n }, { address: MINER.address, value: 4_899_990_000n }]).hex], { save: save('bumperCoin') }));
   s.push(call('generatetoaddress 1 (confirms the bumper’s coin)', 'generatetoaddress', [1, OTHER_MINER.address]));
   s.push(call('syncwithvalidationinterfacequeue after the bumper’s coin', 'syncwithvalidationinterfacequeue'));
   for (const mode of ['economical', 'conservative']) s.push(call(`estimatesmartfee 6 ${mode} before the bumper's send`, 'estimatesmartfee', [6, mode]));
-  w('sendtoaddress bumper: 0.4 BTC (with change)', 'sendtoaddress', 'bumper', [OTHER_MINER.address, 0.4], { save: save('toBump') });
+  w('walletcreatefundedpsbt bumper: 0.4 BTC, change second', 'walletcreatefundedpsbt', 'bumper', (v) => [[{ txid: v.bumperCoin, vout: 0 }], [{ [OTHER_MINER.address]: 0.4 }], 0, { add_inputs: false, changePosition: 1, fee_rate: 12 }], {
+    save: save('bumperPsbt'),
+  });
+  w('walletprocesspsbt bumper: signed', 'walletprocesspsbt', 'bumper', (v) => [(v.bumperPsbt as { psbt: string }).psbt], { save: save('bumperSigned') });
+  s.push(call('sendrawtransaction: the bumper’s payment', 'sendrawtransaction', (v) => [(v.bumperSigned as { hex: string }).hex], { save: save('toBump') }));
+  s.push(call('syncwithvalidationinterfacequeue after the bumper’s payment', 'syncwithvalidationinterfacequeue'));
   w('bumpfee: a confirmed transaction', 'bumpfee', 'hot', (v) => [v.fund1]);
   w('bumpfee: not a wallet transaction', 'bumpfee', 'bumper', [HASH0]);
   w('bumpfee: bad txid', 'bumpfee', 'bumper', ['xyz']);
