@@ -17,7 +17,7 @@
 // Not the same as an index: an immature coinbase output is not listed by the wallet (an index lists
 // it), and the position of a coin's transaction in its block is not known (txIndex −1; nothing reads it).
 import { AppError, isAppError } from '../../../shared/errors';
-import { parseBtc } from '../../../shared/amounts';
+import { btcNumberToSats } from '../refresh/node-replies';
 import type { BlockIndex, NodeRpc } from '../connection';
 import type { CallOptions } from './client';
 import type { IndexBlock, IndexTransaction, IndexTxIn, IndexTxOut, IndexUtxo } from './types';
@@ -39,8 +39,9 @@ const indexType = (coreType: unknown): [number, string] => INDEX_TYPES[String(co
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const sats = (btc: unknown, what: string): bigint => {
-  if (typeof btc !== 'number' || !Number.isFinite(btc) || btc < 0) throw new AppError('rpc.bad_reply', `The node sent ${what} ${String(btc)}, not an amount.`);
-  return parseBtc(btc.toFixed(8));
+  const v = btcNumberToSats(btc, what);
+  if (v < 0n) throw new AppError('rpc.bad_reply', `The node sent ${what} ${String(btc)}, a negative amount.`);
+  return v;
 };
 const rec = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);

@@ -6,7 +6,6 @@
 // derived here, offline). History: the node wallet's transactions with a running balance.
 // Attaching to a wallet the node already has: attach.ts; rescans a node stop interrupted: rescan.ts.
 import { AppError, isAppError } from '../../../shared/errors';
-import { parseBtc } from '../../../shared/amounts';
 import { NETWORKS, type Network } from '../../../shared/bitcoin/networks';
 import type { NodeWalletsView, ReceiveAddressView, WalletAttachResult, WalletHistoryView, WalletImportResult, WalletPreview, WalletRescanResult, WalletRescanStatus, WalletScanProgress, WalletTxView } from '../../../shared/ipc/wallet';
 import { FORMAT_NAMES, SCRIPT_TYPE_NAMES, WalletAddresses, importWallet, type ImportOptions, type WalletDescription } from '../../../shared/wallet/index';
@@ -14,6 +13,8 @@ import type { Logger } from '../log';
 import type { ActiveConnection, Services } from '../services';
 import type { ProfileRepository } from '../store/profiles';
 import type { WalletRepository } from '../store/wallets';
+import { btcNumberToSats } from '../refresh/node-replies';
+import { readWalletBalances } from './balances';
 import { attachWallet, listNodeWallets, requireDescriptorWallets, setProfileWallet, watchFromNow } from './attach';
 import { interruptedMessage, isRescanFailure, pollScan, recorded, rescanAgain, rescanStatus, RESCAN_TIMEOUT_MS, startHeightFor } from './rescan';
 
@@ -49,7 +50,7 @@ const CORE_ADDRESS_TYPE: Record<WalletDescription['scriptType'], string> = {
   p2wsh: 'bech32',
 };
 
-const sats = (amount: unknown): bigint => parseBtc(typeof amount === 'number' ? amount.toFixed(8) : String(amount));
+const sats = (amount: unknown): bigint => btcNumberToSats(amount, 'an amount of listtransactions');
 
 function networkOf(conn: ActiveConnection): Network {
   const net = NETWORKS[conn.report.node.chain as Network['chain']];
@@ -304,11 +305,11 @@ export class WalletService {
         runningSats: running.toString(),
       };
     });
-    const b = await conn.rpc.call<{ mine: { trusted: number; untrusted_pending: number; immature: number } }>('getbalances', []);
+    const b = await readWalletBalances(conn.rpc);
     return {
       wallet,
       rows: rows.reverse(),
-      balance: { confirmedSats: sats(b.mine.trusted).toString(), pendingSats: sats(b.mine.untrusted_pending).toString(), immatureSats: sats(b.mine.immature).toString() },
+      balance: { confirmedSats: b.available.toString(), pendingSats: b.incoming.toString(), immatureSats: b.immature.toString() },
     };
   }
 }
