@@ -26,11 +26,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { WalletHistoryView, WalletTxView } from '../shared/ipc/wallet';
-import { buildRenderer, firstRowsScript, median, waitFor } from './refresh-render';
+import { buildRenderer, median, openRenderBench, waitFor, type Load } from './refresh-render';
 import { printTable, type Row } from './table';
 import { Rng } from '../devnet/scenarios';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const N = 10_000;
 const LOADS = 5;
 const NAIVE_LOADS = 2;
@@ -94,14 +93,7 @@ const NAIVE_PAGE = `<!doctype html>
   </script>
 </body></html>`;
 
-interface Run {
-  ms: number;
-  rowsAt: number;
-  dataEnd: number;
-}
-
 export async function benchHistory(log: (m: string) => void = () => undefined): Promise<Row[]> {
-  const { chromium } = await import('playwright-core');
   const { startWeb } = await import('../electron/main/web');
   const { silentLogger } = await import('../electron/main/log');
   const tmp = mkdtempSync(join(tmpdir(), 'spyglass-bench-history-'));
@@ -126,36 +118,11 @@ export async function benchHistory(log: (m: string) => void = () => undefined): 
     if (!reply.ok) throw new Error(`wallet:history: ${reply.error.message}`);
     const json = JSON.stringify(reply);
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      env: { ...process.env, HOME: tmp, XDG_CONFIG_HOME: join(tmp, 'config'), XDG_CACHE_HOME: join(tmp, 'cache') },
-    });
-    const version = browser.version();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.route('http://naive.bench/**', (route) => {
-      const url = new URL(route.request().url());
-      if (url.pathname === '/history.json') return route.fulfill({ status: 200, contentType: 'application/json', body: json });
-      return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: NAIVE_PAGE });
-    });
-    const errors: string[] = [];
-    const load = async (url: string, selector: string, dataPath: string, mark: string): Promise<Run & { page: Page }> => {
-      const page = await context.newPage();
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.addInitScript(firstRowsScript(selector));
-      await page.goto(url);
-      await waitFor(page, 'window.__firstRowsAt !== null');
-      const r = (await page.evaluate(`(() => {
-        const data = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === ${JSON.stringify(dataPath)});
-        const rows = performance.getEntriesByName(${JSON.stringify(mark)}, 'mark')[0];
-        return { ms: window.__firstRowsAt, dataEnd: data ? data.responseEnd : NaN, rowsAt: rows ? rows.startTime : NaN };
-      })()`)) as Run;
-      if (!Number.isFinite(r.rowsAt)) throw new Error(`${url}: no ${mark} performance mark`);
-      return { ...r, page };
-    };
+    const bench = await openRenderBench(tmp, { dataPath: '/history.json', json, page: NAIVE_PAGE });
+    browser = bench.browser;
+    const { version, errors, load } = bench;
     const loads = async (url: string, selector: string, dataPath: string, mark: string, n: number, count: (p: Page) => Promise<number>) => {
-      const runs: Run[] = [];
+      const runs: Load[] = [];
       let last: Page | null = null;
       for (let i = 0; i <= n; i++) {
         await last?.close();

@@ -99,6 +99,53 @@ export const median = (xs: number[]): number => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
+/** One page load's numbers and its still open tab. */
+export type Load = Run & { page: Page };
+
+/**
+ * Debian's Chromium for a render bench (profile in `tmp`), the naive page served at
+ * http://naive.bench/ with `json` at `dataPath`, and `load(url, selector, dataPath, mark)`: a fresh
+ * tab, navigation start → the first frame with `selector`, and where the time went (DOMContentLoaded,
+ * the end of the data's response, the rows-in-hand `mark`). Page errors are collected in `errors`.
+ */
+export async function openRenderBench(tmp: string, naive: { dataPath: string; json: string; page: string }): Promise<{
+  browser: Browser;
+  version: string;
+  errors: string[];
+  load(url: string, selector: string, dataPath: string, mark: string): Promise<Load>;
+}> {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    env: { ...process.env, HOME: tmp, XDG_CONFIG_HOME: join(tmp, 'config'), XDG_CACHE_HOME: join(tmp, 'cache') },
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.route('http://naive.bench/**', (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname === naive.dataPath) return route.fulfill({ status: 200, contentType: 'application/json', body: naive.json });
+    return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: naive.page });
+  });
+  const errors: string[] = [];
+  const load = async (url: string, selector: string, dataPath: string, mark: string): Promise<Load> => {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.addInitScript(firstRowsScript(selector));
+    await page.goto(url);
+    await waitFor(page, 'window.__firstRowsAt !== null');
+    const r = (await page.evaluate(`(() => {
+      const data = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === ${JSON.stringify(dataPath)});
+      const nav = performance.getEntriesByType('navigation')[0];
+      const rows = performance.getEntriesByName(${JSON.stringify(mark)}, 'mark')[0];
+      return { ms: window.__firstRowsAt, dcl: nav ? nav.domContentLoadedEventEnd : NaN, dataEnd: data ? data.responseEnd : NaN, rowsAt: rows ? rows.startTime : NaN };
+    })()`)) as Run;
+    if (!Number.isFinite(r.rowsAt)) throw new Error(`${url}: no ${mark} performance mark`);
+    return { ...r, page };
+  };
+  return { browser, version: browser.version(), errors, load };
+}
+
 /** The naive page: fetches the same overview JSON, renders every row into one <table>, filters by toggling rows. */
 const NAIVE_PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>naive balances</title>
@@ -149,7 +196,6 @@ export async function buildRenderer(outDir: string): Promise<void> {
 }
 
 export async function benchRender(opts: { dataDir: string; rows: number; log(m: string): void }): Promise<Row[]> {
-  const { chromium } = await import('playwright-core');
   const { startWeb } = await import('../electron/main/web');
   const { silentLogger } = await import('../electron/main/log');
   const tmp = mkdtempSync(join(tmpdir(), 'spyglass-bench-render-'));
@@ -164,40 +210,9 @@ export async function benchRender(opts: { dataDir: string; rows: number; log(m: 
     const overview = await web.app.dispatch('watch:overview', {});
     if (!overview.ok) throw new Error(`watch:overview: ${overview.error.message}`);
     const overviewJson = JSON.stringify(overview);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      env: { ...process.env, HOME: tmp, XDG_CONFIG_HOME: join(tmp, 'config'), XDG_CACHE_HOME: join(tmp, 'cache') },
-    });
-    const version = browser.version();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.route('http://naive.bench/**', (route) => {
-      const url = new URL(route.request().url());
-      if (url.pathname === '/overview.json') return route.fulfill({ status: 200, contentType: 'application/json', body: overviewJson });
-      return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: NAIVE_PAGE });
-    });
-    const errors: string[] = [];
-
-    /**
-     * Opens `url` in a fresh tab: navigation start → first frame with `selector`, and where the time
-     * went (DOMContentLoaded, the end of the overview's response).
-     */
-    const load = async (url: string, selector: string, dataPath: string, rowsMark: string): Promise<Run & { page: Page }> => {
-      const page = await context.newPage();
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.addInitScript(firstRowsScript(selector));
-      await page.goto(url);
-      await waitFor(page, 'window.__firstRowsAt !== null');
-      const r = (await page.evaluate(`(() => {
-        const data = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === ${JSON.stringify(dataPath)});
-        const nav = performance.getEntriesByType('navigation')[0];
-        const rows = performance.getEntriesByName(${JSON.stringify(rowsMark)}, 'mark')[0];
-        return { ms: window.__firstRowsAt, dcl: nav ? nav.domContentLoadedEventEnd : NaN, dataEnd: data ? data.responseEnd : NaN, rowsAt: rows ? rows.startTime : NaN };
-      })()`)) as Run;
-      if (!Number.isFinite(r.rowsAt)) throw new Error(`${url}: no ${rowsMark} performance mark`);
-      return { ...r, page };
-    };
+    const bench = await openRenderBench(tmp, { dataPath: '/overview.json', json: overviewJson, page: NAIVE_PAGE });
+    browser = bench.browser;
+    const { version, errors, load } = bench;
     interface Loads {
       first: number;
       median: number;
