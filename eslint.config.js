@@ -9,7 +9,9 @@ import vueParser from 'vue-eslint-parser';
 //   electron/main/**   → shared/, Node; no 'electron' except electron/main/index.ts; devnet only in demo.ts
 //   electron/preload/  → shared/ipc/names + 'electron' (renderer-side APIs)
 //   renderer/          → shared/, vue, pinia, vue-router; never electron/, devnet/ or Node
-//   devnet/, cli/      → shared/ only (plus Node)
+//   devnet/, cli/      → shared/ only (plus Node); one exception: cli/spyglass/context.ts opens the
+//                        main process's services (the headless app, #31) — only electron/main/, never
+//                        'electron', the renderer or the devnet
 const nodeBuiltins = ['node:*', 'fs', 'path', 'http', 'https', 'net', 'os', 'crypto', 'child_process', 'url', 'zlib', 'stream', 'events', 'util', 'buffer', 'worker_threads'];
 const nativeModules = ['keytar', 'better-sqlite3'];
 
@@ -79,6 +81,18 @@ export default tseslint.config(
       { group: ['electron', 'vue', 'pinia', 'vue-router', ...nativeModules], message: 'cli/ imports shared/ and Node only.' },
       { group: ['**/electron/**', '**/renderer/**', '**/devnet/**'], message: 'cli/ imports shared/ and Node only.' },
     ),
+  },
+  {
+    files: ['cli/spyglass/context.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron', 'vue', 'pinia', 'vue-router', ...nativeModules].map((name) => ({ name, message: 'The headless app reaches Electron-free services only.' })),
+          patterns: [{ group: ['**/renderer/**', '**/devnet/**', '**/electron/preload/**', '**/electron/main/index'], message: 'The headless app reaches Electron-free services only.' }],
+        },
+      ],
+    },
   },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.vue'],

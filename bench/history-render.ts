@@ -29,6 +29,7 @@ import type { WalletHistoryView, WalletTxView } from '../shared/ipc/wallet';
 import { buildRenderer, median, openRenderBench, waitFor, type Load } from './refresh-render';
 import { printTable, type Row } from './table';
 import { Rng } from '../devnet/scenarios';
+import { HISTORY_FIRST_PAGE, historyPage } from '../shared/wallet/history-page';
 
 const N = 10_000;
 const LOADS = 5;
@@ -113,8 +114,9 @@ export async function benchHistory(log: (m: string) => void = () => undefined): 
     });
     if (!saved.ok) throw new Error(`profiles:save: ${saved.error.message}`);
     await web.app.dispatch('profiles:activate', { id: (saved.value as { profile: { id: string } }).profile.id });
-    web.app.handlers['wallet:history'] = () => history;
-    const reply = await web.app.dispatch('wallet:history', {});
+    // As WalletService.history answers: the newest page first, the whole history when asked for all.
+    web.app.handlers['wallet:history'] = (r: { all: boolean }) => historyPage(history, r.all);
+    const reply = await web.app.dispatch('wallet:history', { all: true });
     if (!reply.ok) throw new Error(`wallet:history: ${reply.error.message}`);
     const json = JSON.stringify(reply);
 
@@ -143,9 +145,11 @@ export async function benchHistory(log: (m: string) => void = () => undefined): 
       };
     };
 
-    const ours = await loads(`${web.bridge.pageUrl}#/transactions`, '[data-testid="transaction-row"]', '/ipc/wallet:history', ROWS_MARK, LOADS, async (p) =>
-      Number(await p.getAttribute('[data-testid="transactions-table"]', 'data-rows')),
-    );
+    // The first rows come from the newest page; the check waits for the whole history behind them.
+    const ours = await loads(`${web.bridge.pageUrl}#/transactions`, '[data-testid="transaction-row"]', '/ipc/wallet:history', ROWS_MARK, LOADS, async (p) => {
+      await waitFor(p, `document.querySelector('[data-testid="transactions-table"]')?.getAttribute('data-rows') === '${N}'`);
+      return Number(await p.getAttribute('[data-testid="transactions-table"]', 'data-rows'));
+    });
     const p = ours.last;
     const domRows = await p.locator('[data-testid="transaction-row"]').count();
     // In-app: Settings → Transactions (the screen asks wallet:history again on mount).
@@ -188,13 +192,13 @@ export async function benchHistory(log: (m: string) => void = () => undefined): 
           `${domRows} row elements in the DOM (virtualized); baseline = the same reply in a plain <table> of ${N.toLocaleString('en')} <tr>, parsed → painted, median of ${NAIVE_LOADS} (${runs(naive.tableRuns)} ms)`,
       },
       {
-        name: `Transactions page load, ${N.toLocaleString('en')} transactions: navigation start → rows painted, Chromium (no goal)`,
+        name: `Transactions page load, ${N.toLocaleString('en')} transactions: navigation start → rows painted, Chromium (goal ≤ 1 s)`,
         unit: 'ms',
         ours: ours.page,
         baseline: naive.page,
         lowerIsBetter: true,
         note:
-          `median of ${LOADS} (first load ${ms(ours.first)}); wallet:history reply (${(json.length / 1024 / 1024).toFixed(1)} MB through the bridge) complete ${ms(ours.dataEnd)}; ` +
+          `${ours.page <= 1000 ? 'met' : 'NOT MET'}; median of ${LOADS} (first load ${ms(ours.first)}); the first reply (the newest ${HISTORY_FIRST_PAGE} of the ${(json.length / 1024 / 1024).toFixed(1)} MB history) complete ${ms(ours.dataEnd)}, the rest asked after the first rows; ` +
           `in-app Settings → Transactions (asks again) ${runs(inApp)} ms; baseline: the plain table's page, data ${ms(naive.dataEnd)}; ${version}`,
       },
     ];

@@ -5,6 +5,7 @@
  */
 import { createReadStream, openSync, readSync, closeSync, fstatSync, type Stats } from 'node:fs';
 import { once } from 'node:events';
+import type { Network } from '../shared/bitcoin/networks';
 
 export const MIB = 1024 * 1024;
 
@@ -267,3 +268,16 @@ export async function runBatch(path: string, maxBytes: number, h: BatchHandlers)
   if (pendingLen > 0) finishLine(Buffer.alloc(0));
   await flush();
 }
+
+/** The network names the commands take (`--network`), as Core's `-chain=` and its aliases. */
+export const NETWORK_ALIASES: Record<string, Network['chain']> = {
+  main: 'main',
+  mainnet: 'main',
+  bitcoin: 'main',
+  test: 'test',
+  testnet: 'test',
+  testnet3: 'test',
+  testnet4: 'testnet4',
+  signet: 'signet',
+  regtest: 'regtest',
+};

@@ -20,7 +20,7 @@ import {
 } from '../shared/bitcoin/psbt';
 import { NETWORKS, type Network } from '../shared/bitcoin/networks';
 import { jsonString, writeJson } from '../shared/json';
-import { Fatal, lineSource, MIB, out, readSource, runBatch, toBase64 } from './psbt-io';
+import { Fatal, lineSource, MIB, NETWORK_ALIASES, out, readSource, runBatch, toBase64 } from './psbt-io';
 
 export const ROLE_COMMANDS: ReadonlySet<string> = new Set(['fill', 'combine', 'finalize', 'analyze', 'verify']);
 
@@ -72,20 +72,9 @@ interface RoleOptions {
   maxBytes: number;
 }
 
-const CHAINS: Record<string, Network['chain']> = {
-  main: 'main',
-  mainnet: 'main',
-  bitcoin: 'main',
-  test: 'test',
-  testnet: 'test',
-  testnet3: 'test',
-  testnet4: 'testnet4',
-  signet: 'signet',
-  regtest: 'regtest',
-};
 
 function networkOf(name: string, flag: string): Network {
-  const chain = CHAINS[name.toLowerCase()];
+  const chain = NETWORK_ALIASES[name.toLowerCase()];
   if (!chain) throw new UsageError(`${flag}: unknown network '${name}' (main, test, testnet4, signet, regtest)`);
   return NETWORKS[chain];
 }
@@ -143,8 +132,8 @@ function fillLine(o: RoleOptions, text: string): string {
   if (typeof req.psbt !== 'string') return errorLine('psbt: expected a base64 string');
   let network = o.network;
   if (req.network !== undefined) {
-    if (typeof req.network !== 'string' || !CHAINS[req.network.toLowerCase()]) return errorLine(`network: unknown network ${JSON.stringify(req.network)}`);
-    network = NETWORKS[CHAINS[req.network.toLowerCase()]!];
+    if (typeof req.network !== 'string' || !NETWORK_ALIASES[req.network.toLowerCase()]) return errorLine(`network: unknown network ${JSON.stringify(req.network)}`);
+    network = NETWORKS[NETWORK_ALIASES[req.network.toLowerCase()]!];
   }
   const r = fillPsbtBase64({
     psbt: req.psbt,

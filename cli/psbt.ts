@@ -23,9 +23,10 @@ import {
 import { NETWORKS, type Network } from '../shared/bitcoin/networks';
 import { hexReversed, serializeTx, sha256d } from '../shared/bitcoin/tx';
 import { jsonString } from '../shared/json';
-import { Fatal, MIB, lineSource, out, readSource, runBatch, toBase64, type PsbtSource } from './psbt-io';
+import { Fatal, MIB, NETWORK_ALIASES, lineSource, out, readSource, runBatch, toBase64, type PsbtSource } from './psbt-io';
 import { summarize, type UnsignedTxFacts } from './psbt-summary';
 import { ROLE_COMMANDS, ROLES_HELP, runRoleCommand } from './psbt-roles';
+import { DERIVE_HELP, runDeriveCommand } from './psbt-derive';
 
 const DEFAULT_MAX_BYTES = 100 * MIB;
 
@@ -34,6 +35,7 @@ export const HELP = `usage: npm run psbt -- decode <file|base64|hex|-> [--json] 
        npm run psbt -- convert --to 0|2 <file|base64|hex|-> [--max-size BYTES]
        npm run psbt -- convert --to 0|2 --batch <FILE|-> [--max-size BYTES]
 ${ROLES_HELP.split('\n\n')[0]}
+       npm run psbt -- derive --network NET --batch <FILE|->
        npm run psbt -- --help
 
 decode <input>
@@ -69,17 +71,22 @@ decode --batch <FILE>
 
 convert --to 0|2 <input>
   Writes the PSBT as version 0 (BIP174: with the unsigned transaction) or version 2 (BIP370: the
-  transaction's parts in the maps), losslessly and byte for byte as current Core writes it; every
-  other field, proprietary and unknown ones included, is kept. Prints the PSBT as base64. A
-  version 2 PSBT whose inputs require locktimes, or that allows changes (tx-modifiable flags),
-  has no version 0 form: that is an error saying why. PSBTs are read as current Core reads them.
+  transaction's parts in the maps), byte for byte as current Core writes it; every other field,
+  proprietary and unknown ones included, is kept. Prints the PSBT as base64. To version 0 as
+  BIP370 and HWI do: the inputs' required locktimes become the transaction's nLockTime (BIP370's
+  determination) and tx-modifiable flags are dropped, each said in a "note:" line on stderr; only
+  inputs requiring conflicting locktimes (one a time, another a height) refuse, saying why.
+  PSBTs are read as current Core reads them.
 
 convert --to 0|2 --batch <FILE>
   One PSBT per line in (base64 or hex), one JSON line out each, as decode --batch:
     {"psbt":"<base64>"}
+    {"psbt":"<base64>","notes":["<what version 0 holds in another form>"]}
     {"error":"<why>"}
 
 ${ROLES_HELP.split('\n\n').slice(1).join('\n\n')}
+
+${DERIVE_HELP}
 
 In scripts use \`npm run -s psbt -- …\` (or \`npx tsx cli/psbt.ts …\`): without -s, npm prints its
 own banner on stdout before the output.`;
@@ -98,17 +105,6 @@ interface Options {
   maxBytes: number;
 }
 
-const NETWORK_ALIASES: Record<string, Network['chain']> = {
-  main: 'main',
-  mainnet: 'main',
-  bitcoin: 'main',
-  test: 'test',
-  testnet: 'test',
-  testnet3: 'test',
-  testnet4: 'testnet4',
-  signet: 'signet',
-  regtest: 'regtest',
-};
 
 export function parseArgs(argv: string[]): Options {
   const o: Options = { command: 'decode', batch: false, json: false, network: NETWORKS.main, coreVersion: CORE_LATEST, maxBytes: DEFAULT_MAX_BYTES };
@@ -214,16 +210,17 @@ async function decodeBatch(o: Options): Promise<void> {
 }
 
 /** The PSBT converted, as base64, or why not. */
-function convertSource(src: PsbtSource, to: PsbtVersion): { ok: true; base64: string } | { ok: false; message: string } {
+function convertSource(src: PsbtSource, to: PsbtVersion): { ok: true; base64: string; notes: string[] } | { ok: false; message: string } {
   const bytes = sourceBytes(src);
   if (!bytes) return { ok: false, message: 'TX decode failed invalid base64' };
   const r = convertPsbtBytes(bytes, to);
-  return r.ok ? { ok: true, base64: encodeBase64(r.bytes) } : r;
+  return r.ok ? { ok: true, base64: encodeBase64(r.bytes), notes: r.notes } : r;
 }
 
 async function convertOne(o: Options): Promise<void> {
   const r = convertSource(await readSource(o.input!, o.maxBytes), o.to!);
   if (!r.ok) throw new Fatal(r.message);
+  for (const note of r.notes) process.stderr.write(`note: ${note}\n`);
   await out(r.base64 + '\n');
 }
 
@@ -234,7 +231,8 @@ async function convertBatch(o: Options): Promise<void> {
       const src = lineSource(text, o.maxBytes);
       if (src.kind === 'error') return error(src.message);
       const r = convertSource(src, o.to!);
-      return r.ok ? `{"psbt":"${r.base64}"}\n` : error(r.message);
+      if (!r.ok) return error(r.message);
+      return r.notes.length ? `{"psbt":"${r.base64}","notes":[${r.notes.map(jsonString).join(',')}]}\n` : `{"psbt":"${r.base64}"}\n`;
     },
     tooLong: error,
   });
@@ -242,6 +240,7 @@ async function convertBatch(o: Options): Promise<void> {
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] !== undefined && ROLE_COMMANDS.has(argv[0]) && !argv.includes('--help') && !argv.includes('-h')) return runRoleCommand(argv);
+  if (argv[0] === 'derive' && !argv.includes('--help') && !argv.includes('-h')) return runDeriveCommand(argv);
   let o: Options;
   try {
     o = parseArgs(argv);

@@ -11,6 +11,9 @@
 #   bitcoind on PATH                                one run, against it;
 #   none                                            the files skip with one line saying how to enable
 #                                                   them — or fail when CI=true.
+# Each run is inside its own scripts/with-keyring.sh session (a fresh, unlocked gnome-keyring): the
+# `spyglass` command's round trip keeps the node password in the real keychain. The Core builds are
+# unpacked first, outside it, so they stay cached under the real HOME.
 # Extra arguments go to vitest (e.g. a file name). Exits non-zero when any run failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +25,7 @@ run() { # LABEL [ENV=VALUE…]
   shift
   echo "== real Bitcoin Core: $label"
   start=$(date +%s)
-  env "$@" "$vitest" run --project core "${args[@]}" || status=1
+  scripts/with-keyring.sh env "$@" "$vitest" run --project core "${args[@]}" || status=1
   echo "== real Bitcoin Core: $label — $(($(date +%s) - start)) s"
 }
 args=("$@")

@@ -3,11 +3,12 @@
 // parameter at most once, and an unknown `req-` parameter refuses the whole request (BIP21: "clients
 // MUST consider the entire URI invalid"). Other unknown parameters are kept and shown, never used.
 import { COIN, MAX_MONEY } from './amounts';
-import { decodeDestination } from './bitcoin/address';
+import { LIMITS, sizeProblem } from './limits';
+import { decodeDestination, encodeDestination } from './bitcoin/address';
 import { MAINNET, REGTEST, TESTNET, type Network } from './bitcoin/networks';
 
-/** Longest URI accepted: a QR code holds at most 4,296 characters. */
-export const MAX_BIP21_LENGTH = 4296;
+/** Longest URI accepted (shared/limits.ts: a QR code holds at most 4,296 characters). */
+export const MAX_BIP21_LENGTH = LIMITS.bip21.chars;
 
 export interface PaymentRequest {
   /** The address as written, bech32 lowercased. */
@@ -29,6 +30,11 @@ const fail = (field: Bip21Field, error: string): Bip21Result => ({ ok: false, fi
 /** Whether `text` looks like a BIP21 URI at all (the scheme is case-insensitive). */
 export function isBip21(text: string): boolean {
   return /^bitcoin:/i.test(text.trim());
+}
+
+/** No lone UTF-16 surrogate (text that cannot be written back as UTF-8 or percent-encoded). */
+function wellFormed(s: string): boolean {
+  return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 }
 
 function decodeComponent(s: string): string | null {
@@ -60,7 +66,7 @@ const CHAIN_NETWORKS: ReadonlyArray<readonly ['main' | 'test' | 'regtest', Netwo
 
 export function parseBip21(input: string): Bip21Result {
   const uri = input.trim();
-  if (uri.length > MAX_BIP21_LENGTH) return fail('uri', `The payment request is longer than ${MAX_BIP21_LENGTH} characters`);
+  if (uri.length > MAX_BIP21_LENGTH) return fail('uri', sizeProblem('bip21', uri.length, 'This payment request')!);
   if (!isBip21(uri)) return fail('uri', 'A payment request starts with bitcoin:');
   const rest = uri.slice('bitcoin:'.length);
   const q = rest.indexOf('?');
@@ -74,8 +80,10 @@ export function parseBip21(input: string): Bip21Result {
     const why = decodeDestination(address0, MAINNET);
     return fail('address', `"${address0}" is not a Bitcoin address${!why.ok && why.error ? ` (${why.error})` : ''}`);
   }
-  // Bech32 may be written in capitals (they make smaller QR codes); the address is the same.
-  const address = /^(bc|tb|bcrt)1/i.test(address0) ? address0.toLowerCase() : address0;
+  // The address as Core writes it: Bech32 may be written in capitals (they make smaller QR codes),
+  // and Base58 may carry spaces Core skips; the address is the same.
+  const decoded = decodeDestination(address0, CHAIN_NETWORKS.find(([c]) => c === chains[0])![1]);
+  const address = (decoded.ok && encodeDestination(decoded.dest, CHAIN_NETWORKS.find(([c]) => c === chains[0])![1])) || address0;
 
   const request: PaymentRequest = { address, chains, amountSats: null, label: null, message: null, other: [] };
   const seen = new Set<string>();
@@ -85,6 +93,7 @@ export function parseBip21(input: string): Bip21Result {
     const name = decodeComponent(eq < 0 ? part : part.slice(0, eq));
     const value = decodeComponent(eq < 0 ? '' : part.slice(eq + 1));
     if (name === null || value === null) return fail('parameter', `"${part}" is not correctly percent-encoded`);
+    if (!wellFormed(name) || !wellFormed(value)) return fail('parameter', `"${part}" holds a broken character (half of a UTF-16 surrogate pair)`);
     const key = name.toLowerCase();
     if (seen.has(key)) return fail('parameter', `The parameter "${name}" appears more than once`);
     seen.add(key);

@@ -35,6 +35,7 @@ import { isHex } from './bitcoin/hex';
 import { MAINNET, TESTNET, type Network } from './bitcoin/networks';
 import { FIELD_P, curveRhs, isCurveX } from './bitcoin/secp';
 import { JsonParseError, parseJson, type UValue } from './json';
+import { LIMITS, sizeProblem } from './limits';
 import { MAX_LABEL_LENGTH, chainName, checkAddress, truncateLabel } from './watchlist';
 
 export const LABEL_TYPES = ['tx', 'addr', 'pubkey', 'input', 'output', 'xpub'] as const;
@@ -69,8 +70,8 @@ export interface Bip329ParseResult {
 
 /** Longest label kept, in Unicode code points (the BIP's suggested default); shared with the address list. */
 export { MAX_LABEL_LENGTH };
-/** Largest file read (64 MiB of text). */
-export const MAX_BIP329_CHARS = 64 * 1024 * 1024;
+/** Largest file read (shared/limits.ts: label files). */
+export const MAX_BIP329_CHARS = LIMITS.labels.chars;
 /** Most lines read. */
 export const MAX_BIP329_LINES = 1_000_000;
 /** At most this many errors are listed; one more then says where reading stopped. */
@@ -335,7 +336,7 @@ export function parseBip329(text: string, opts: { network: Network }): Bip329Par
   if (text.length > MAX_BIP329_CHARS) {
     errors.push({
       line: 0,
-      message: `This file is larger than ${MAX_BIP329_CHARS / (1024 * 1024)} MB, the most Spyglass imports at once. Split it into smaller files.`,
+      message: `${sizeProblem('labels', text.length, 'This file')} Split it into smaller files.`,
     });
     return { records, errors, warnings };
   }

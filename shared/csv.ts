@@ -171,6 +171,15 @@ export function parseCsv(text: string, opts: { delimiter?: CsvDelimiter; firstLi
       i++;
       let closed = false;
       while (i < n) {
+        // the run up to the next quote or line break in one slice (not a character at a time: a
+        // field of megabytes would build a string of millions of pieces)
+        let j = i;
+        while (j < n && text[j] !== '"' && text[j] !== '\r' && text[j] !== '\n') j++;
+        if (j > i) {
+          field += text.slice(i, j);
+          i = j;
+          continue;
+        }
         const q = text[i]!;
         if (q === '"') {
           if (text[i + 1] === '"') {
@@ -211,8 +220,11 @@ export function parseCsv(text: string, opts: { delimiter?: CsvDelimiter; firstLi
       endRow();
       continue;
     }
-    field += c;
-    i++;
+    // an unquoted run up to the next delimiter or line break, in one slice
+    let j = i + 1;
+    while (j < n && text[j] !== delim && text[j] !== '\r' && text[j] !== '\n') j++;
+    field += text.slice(i, j);
+    i = j;
   }
   if (fieldStarted) endRow();
   return { rows, errors };

@@ -23,6 +23,11 @@ export interface ProfileSettings {
   notifications: boolean;
   /** The index URL whose "a third-party index learns every watched address" notice was acknowledged ('' none). */
   indexNoticeAcknowledged: string;
+  /**
+   * The node wallets holding private keys this profile may watch: the person acknowledged, when
+   * attaching each, that it holds keys (set by wallet:attach only, not by settings:set).
+   */
+  keyWalletsAcknowledged: string[];
 }
 
 export const DEFAULT_APP_SETTINGS: AppSettings = {
@@ -34,7 +39,7 @@ export const DEFAULT_APP_SETTINGS: AppSettings = {
   defaultFeePreset: '30-min',
 };
 
-export const DEFAULT_PROFILE_SETTINGS: ProfileSettings = { notifications: true, indexNoticeAcknowledged: '' };
+export const DEFAULT_PROFILE_SETTINGS: ProfileSettings = { notifications: true, indexNoticeAcknowledged: '', keyWalletsAcknowledged: [] };
 
 /** The refresh intervals the Settings page offers (seconds; 0 = off). */
 export const REFRESH_CHOICES: readonly number[] = [0, 5, 10, 30, 60, 300, 900];

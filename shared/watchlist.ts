@@ -25,10 +25,11 @@
  */
 import { decodeDestination, encodeDestination } from './bitcoin/address';
 import { MAINNET, REGTEST, TESTNET, type Network } from './bitcoin/networks';
+import { LIMITS, sizeProblem } from './limits';
 import { CSV_BOM, parseCsv, sniffDelimiter, unguardFormula } from './csv';
 
-/** Longest text accepted (about 10 MB): far more than 100,000 addresses with labels. */
-export const MAX_ADDRESS_LIST_CHARS = 10 * 1024 * 1024;
+/** Longest text accepted (shared/limits.ts: address lists). */
+export const MAX_ADDRESS_LIST_CHARS = LIMITS.addressList.chars;
 /** Most addresses added at once. */
 export const MAX_ADDRESSES = 100_000;
 /** Longest label kept (Unicode code points); longer ones are cut and a warning says so (as BIP 329 suggests). */
@@ -244,8 +245,11 @@ function looksLikeAddress(word: string): boolean {
 /** An "address label" line: the first word an address (or URI), the rest words that are not addresses. */
 function addressAndLabel(content: string): { address: string; label: string } | null {
   if (/[,;]/.test(content)) return null;
+  // The first word decides before the line is split (a line of a million words is no "address label" line).
+  const first = /^\s*(\S+)/.exec(content)?.[1];
+  if (first === undefined || !looksLikeAddress(first)) return null;
   const words = content.trim().split(/\s+/);
-  if (words.length < 2 || !looksLikeAddress(words[0]!)) return null;
+  if (words.length < 2) return null;
   if (words.slice(1).some(looksLikeAddress)) return null;
   return { address: words[0]!, label: content.trim().slice(words[0]!.length).trim() };
 }
@@ -255,8 +259,13 @@ function isCommentOrBlank(line: string): boolean {
   return t === '' || t.startsWith('#');
 }
 
+/** Longest line read as a CSV header: 64 column names of 64 characters. */
+const MAX_HEADER_CHARS = 4096;
+
 /** Index of the `address` column when this line is a CSV header with one, else -1. */
 function headerColumns(line: string): { delimiter: ReturnType<typeof sniffDelimiter>; address: number; label: number } | null {
+  // A header names a few columns; a line this long is data (and is not split into cells twice).
+  if (line.length > MAX_HEADER_CHARS) return null;
   const delimiter = sniffDelimiter(line);
   const header = parseCsv(line, { delimiter }).rows[0]?.cells.map((c) => c.trim().toLowerCase()) ?? [];
   const address = header.indexOf('address');
@@ -273,7 +282,7 @@ export function parseAddressList(text: string, network: Network): AddressListRes
     out.error({
       line: 0,
       input: '',
-      message: `This is more than ${MAX_ADDRESS_LIST_CHARS / (1024 * 1024)} MB of text, the most Spyglass reads at once. Split it into smaller files.`,
+      message: `${sizeProblem('addressList', text.length)} Split it into smaller files.`,
     });
     return out.result('list');
   }
@@ -291,8 +300,10 @@ export function parseAddressList(text: string, network: Network): AddressListRes
       out.entry(i + 1, labelled.address, labelled.label);
       continue;
     }
-    for (const token of content.split(/[\s,;]+/)) {
-      if (token === '') continue;
+    // Token by token (not split up front): a line of a million words stops at the error limit.
+    const tokens = /[^\s,;]+/g;
+    for (let m = tokens.exec(content); m !== null; m = tokens.exec(content)) {
+      const token = m[0];
       const label = bip21Label(token);
       if (label === null) out.warnings.push({ line: i + 1, message: 'The URI’s label is not valid percent-encoding; the address is added without it.' });
       out.entry(i + 1, token, label ?? undefined);

@@ -37,7 +37,18 @@ interface BlockchainInfo { chain: string; blocks: number; headers: number; bestb
 /** The index may lag the node by this many blocks before we warn. */
 export const INDEX_LAG_WARNING = 2;
 
-export async function checkConnection(profile: Pick<ProfileInput, 'wallet' | 'nodeUrl' | 'indexUrl'>, rpc: NodeRpc, index: BlockIndex, indexPlainHttpRemote: boolean, signal?: AbortSignal): Promise<ConnectionReport> {
+/**
+ * Checks a profile's node and index. `keyWalletsAcknowledged`: the wallets holding private keys this
+ * profile may watch (its settings; see chooseWallet).
+ */
+export async function checkConnection(
+  profile: Pick<ProfileInput, 'wallet' | 'nodeUrl' | 'indexUrl'>,
+  rpc: NodeRpc,
+  index: BlockIndex,
+  indexPlainHttpRemote: boolean,
+  signal?: AbortSignal,
+  keyWalletsAcknowledged: readonly string[] = [],
+): Promise<ConnectionReport> {
   const opts = { wallet: false, ...(signal ? { signal } : {}) };
   const nodeSide = (async () => {
     const [net, chain, genesis, wallets] = await Promise.all([
@@ -97,23 +108,10 @@ export async function checkConnection(profile: Pick<ProfileInput, 'wallet' | 'no
   if (i.value.tip.height + INDEX_LAG_WARNING < chain.blocks) {
     warnings.push({ code: 'index-behind', message: `The index is ${countOf(chain.blocks - i.value.tip.height, 'block')} behind the node (index ${i.value.tip.height}, node ${chain.blocks}). UTXO data may be out of date.` });
   }
-  // The wallet the refreshes will use must be known now: a missing or ambiguous one would connect
-  // and then fail every refresh.
-  let wallet: string | null = null;
-  const named = profile.wallet.trim();
-  const list = wallets.map((w) => `"${w}"`).join(', ');
-  if (named !== '') {
-    if (!wallets.includes(named)) {
-      throw new AppError('rpc.wallet_not_found', `The wallet "${named}" is not loaded on the node${wallets.length ? ` (loaded: ${list})` : ''}. Load it with \`bitcoin-cli loadwallet ${named}\` or choose another in the profile.`, { field: 'wallet', wallets: wallets.join(',') });
-    }
-    wallet = named;
-  } else if (wallets.length === 1) {
-    wallet = wallets[0]!;
-  } else if (wallets.length === 0) {
-    warnings.push({ code: 'no-wallet', message: 'No wallet is loaded on the node, so there are no watched addresses to show. Load or create a watch-only wallet (createwallet with disable_private_keys) and import your descriptors.' });
-  } else {
-    throw new AppError('rpc.wallet_not_specified', `The node has ${wallets.length} wallets loaded (${list}): choose which one Spyglass watches.`, { field: 'wallet', wallets: wallets.join(',') });
-  }
+  // The wallet the refreshes will use must be known now, and it must be one Spyglass may watch.
+  const choice = await chooseWallet(profile.wallet.trim(), wallets, rpc, keyWalletsAcknowledged, signal);
+  warnings.push(...choice.warnings);
+  const wallet = choice.wallet;
 
   const node: NodeReport = {
     version: net.version,
@@ -125,10 +123,73 @@ export async function checkConnection(profile: Pick<ProfileInput, 'wallet' | 'no
     initialBlockDownload: chain.initialblockdownload,
     verificationProgress: chain.verificationprogress,
     wallet,
+    walletKind: choice.kind,
+    walletFrom: wallet === null ? null : choice.from,
     walletsLoaded: wallets,
   };
   const idx: IndexReport = { source: (index as { source?: string }).source === 'node' ? 'node' : 'index', height: i.value.tip.height, bestBlockHash: i.value.tip.hash, genesisHash: i.value.genesisHash };
   return { node, index: idx, network, warnings, checkedAt: new Date().toISOString() };
+}
+
+/** What a loaded wallet is (getwalletinfo): only a watch-only descriptor wallet is watched without asking. */
+export type WalletKind = 'watch-only' | 'private-keys' | 'legacy';
+
+export async function walletKindOf(rpc: NodeRpc, name: string, signal?: AbortSignal): Promise<WalletKind> {
+  const info = await rpc.call<{ descriptors?: boolean; private_keys_enabled: boolean }>('getwalletinfo', [], { wallet: name, ...(signal ? { signal } : {}) });
+  return info.descriptors !== true ? 'legacy' : info.private_keys_enabled ? 'private-keys' : 'watch-only';
+}
+
+const CHOOSE = 'Choose a wallet on the Dashboard or in Watch a wallet (a watch-only descriptor wallet; one holding private keys only once you acknowledge it), or import your descriptors as a new watch-only wallet.';
+
+interface WalletChoice {
+  wallet: string | null;
+  kind: 'watch-only' | 'private-keys' | null;
+  from: 'profile' | 'node';
+  warnings: Warning[];
+}
+
+/**
+ * The wallet a connection watches. Named in the profile: it must be loaded (else the connection
+ * fails, naming the loaded ones); it is watched when it is a watch-only descriptor wallet, or holds
+ * private keys and `acknowledged` lists it — a legacy wallet, or a key wallet not acknowledged, is
+ * not watched (the node is still connected, with a warning). None named: the node's only loaded
+ * wallet when it is a watch-only descriptor wallet; otherwise (none loaded, several, or the one holds
+ * private keys or is legacy) none, with a warning saying why and what to do. Core's own choice at
+ * `/` (the single loaded wallet, whatever it is) is never used.
+ */
+async function chooseWallet(named: string, loaded: string[], rpc: NodeRpc, acknowledged: readonly string[], signal?: AbortSignal): Promise<WalletChoice> {
+  const list = loaded.map((w) => `"${w}"`).join(', ');
+  const none = (message: string, from: 'profile' | 'node'): WalletChoice => ({ wallet: null, kind: null, from, warnings: [{ code: 'no-wallet', message }] });
+  if (named !== '') {
+    if (!loaded.includes(named)) {
+      throw new AppError('rpc.wallet_not_found', `The wallet "${named}" is not loaded on the node${loaded.length ? ` (loaded: ${list})` : ''}. Load it with \`bitcoin-cli loadwallet ${named}\` or choose another in the profile.`, { field: 'wallet', wallets: loaded.join(',') });
+    }
+    const kind = await walletKindOf(rpc, named, signal);
+    if (kind === 'watch-only') return { wallet: named, kind, from: 'profile', warnings: [] };
+    if (kind === 'legacy') {
+      return none(`Spyglass watches no wallet: the profile names "${named}", a legacy wallet (not a descriptor wallet), which Spyglass does not watch. Migrate it (\`bitcoin-cli -rpcwallet=${named} migratewallet\`), or choose another. ${CHOOSE}`, 'profile');
+    }
+    if (acknowledged.includes(named)) return { wallet: named, kind, from: 'profile', warnings: [keysWarning(named)] };
+    return none(
+      `Spyglass watches no wallet: the profile names "${named}", which holds private keys on the node, and watches it only once you acknowledge that (Watch a wallet → Use a wallet already on the node → "${named}" → Watch it anyway). ${CHOOSE}`,
+      'profile',
+    );
+  }
+  if (loaded.length === 0) return none(`Spyglass watches no wallet: no wallet is loaded on the node, so there are no watched addresses to show. ${CHOOSE}`, 'node');
+  if (loaded.length > 1) return none(`Spyglass watches no wallet: the profile names none and the node has ${loaded.length} wallets loaded (${list}). ${CHOOSE}`, 'node');
+  const only = loaded[0]!;
+  const kind = await walletKindOf(rpc, only, signal);
+  if (kind === 'watch-only') return { wallet: only, kind, from: 'node', warnings: [] };
+  const what = kind === 'legacy' ? 'a legacy wallet (not a descriptor wallet)' : 'holds private keys on the node';
+  return none(`Spyglass watches no wallet: the profile names none, and the node's only loaded wallet, "${only}", ${kind === 'legacy' ? `is ${what}` : what}, so Spyglass does not pick it by itself. ${CHOOSE}`, 'node');
+}
+
+/** The warning a connection carries while it watches a wallet that holds private keys. */
+export function keysWarning(name: string): Warning {
+  return {
+    code: 'wallet-holds-keys',
+    message: `The watched wallet "${name}" holds private keys on the node (you acknowledged this). Spyglass never uses them, but anyone with access to this node can spend its coins. A watch-only wallet with your public descriptors is safer.`,
+  };
 }
 
 function short(hash: string): string {

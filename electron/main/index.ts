@@ -2,14 +2,17 @@
 // from security.ts, routes the preload's channels to the same dispatch the bridge uses, forwards events,
 // and owns the window lifecycle. No logic of its own — that lives in the Electron-free services.
 import { app, BrowserWindow, ipcMain, Menu, Notification, screen, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions, type WebContents } from 'electron';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHANNEL_NAMES, CHANNEL_PREFIX, EVENT_NAMES, EVENT_PREFIX } from '../../shared/ipc/names';
 import { createApp, type SpyglassApp } from './app';
+import { dataDirOverride } from './data-dir';
 import { startDemoDevnet } from './demo';
 import { menuTemplate, type MenuSpec } from './menu';
 import { bitcoinUriFromArgv } from './uri';
 import { workerScriptBeside } from './psbt/runner';
+import { importWorkerScriptBeside } from './watch/import-runner';
+import { scanWorkerScriptBeside } from './psbt/scan-runner';
 import { loadWindowState, MIN_WINDOW, saveWindowState } from './window-state';
 import {
   allowNavigation,
@@ -28,9 +31,15 @@ const devServerUrl = process.env.ELECTRON_RENDERER_URL;
 const rendererFile = join(here, '../renderer/index.html');
 const origin: AppOrigin = { rendererUrl: devServerUrl ?? new URL(`file://${rendererFile}`).href };
 
-// A separate data folder (tests, a second profile set): SPYGLASS_DATA_DIR. Before the single-instance
-// lock, which is kept per data folder.
-if (process.env.SPYGLASS_DATA_DIR) app.setPath('userData', resolve(process.env.SPYGLASS_DATA_DIR));
+// A separate data folder (tests, a second profile set): `--data-dir DIR` or SPYGLASS_DATA_DIR, read as
+// `npm run web` reads them (./data-dir.ts). Before the single-instance lock, which is kept per data folder.
+try {
+  const dataDir = dataDirOverride(process.argv, process.env);
+  if (dataDir) app.setPath('userData', dataDir.dir);
+} catch (e) {
+  process.stderr.write(`Spyglass: ${(e as Error).message}\n`);
+  process.exit(2);
+}
 
 app.enableSandbox();
 for (const [name, value] of HARDENING_SWITCHES) app.commandLine.appendSwitch(name, value);
@@ -150,6 +159,8 @@ if (!app.requestSingleInstanceLock()) {
       info: { version: app.getVersion(), platform: process.platform, bridge: false },
       startDemo: startDemoDevnet,
       psbtWorker: workerScriptBeside(import.meta.url),
+      importWorker: importWorkerScriptBeside(import.meta.url),
+      scanWorker: scanWorkerScriptBeside(import.meta.url),
       // `npm start` (unpackaged) opens on the demo when no node is configured; the installed app asks.
       autoDemo: !app.isPackaged || process.env.SPYGLASS_DEMO === '1',
     });

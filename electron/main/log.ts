@@ -1,8 +1,11 @@
 // The main process log: one line per event, to a file in the app's data folder. Only channel names,
-// error codes and messages are written — messages are built without secrets (see shared/errors.ts);
-// request payloads are never logged.
+// error codes and messages are written — messages are built without secrets (see shared/errors.ts;
+// the node's and the index's texts are redacted where they enter, shared/redact.ts); request payloads
+// are never logged. Each line passes the generic redactor once more: a credential-shaped text
+// (`Basic …`, user:pass@ in a URL, a cookie…) that got into a message anyway is cut here.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { redactGeneric } from '../../shared/redact';
 
 export interface Logger {
   info(msg: string): void;
@@ -13,7 +16,7 @@ export interface Logger {
 export function fileLogger(file: string, echo = false): Logger {
   mkdirSync(dirname(file), { recursive: true });
   const write = (level: string, msg: string): void => {
-    const line = `${new Date().toISOString()} ${level} ${msg.replace(/[\r\n]+/g, ' ')}\n`;
+    const line = `${new Date().toISOString()} ${level} ${redactGeneric(msg.replace(/[\r\n]+/g, ' '))}\n`;
     try {
       appendFileSync(file, line, { mode: 0o600 });
     } catch {

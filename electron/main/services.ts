@@ -23,6 +23,8 @@ export interface ServiceDeps {
   autoDemo?: boolean;
   info: AppInfo;
   log: Logger;
+  /** The wallets holding private keys a profile may watch (acknowledged; its settings). None when absent. */
+  keyWalletsAcknowledged?(profileId: string): readonly string[];
 }
 
 export interface ActiveConnection {
@@ -34,6 +36,29 @@ export interface ActiveConnection {
 
 const DEMO_NAME = 'Demo (built-in regtest devnet)';
 
+/**
+ * Why there is no live connection, as an error for a service that needs one: the connection's own
+ * failure (refused, timeout, wrong credentials, the wallet not loaded…) with its code, never a made-up
+ * "credentials missing" when the credentials are there. `purpose` says what could not be done
+ * ("refresh", "read the wallet's transactions").
+ */
+export function notConnectedError(state: ConnectionState, purpose: string): AppError {
+  switch (state.state) {
+    case 'failed': {
+      const { code, message, detail } = state.error;
+      return new AppError(code, `Spyglass cannot ${purpose}: the connection to the node failed — ${message}`, { ...detail, since: state.since });
+    }
+    case 'connecting':
+      return new AppError('net.unreachable', `Spyglass cannot ${purpose} yet: it is still connecting to the node. Try again in a moment.`, { connecting: true });
+    case 'needs-password':
+      return new AppError('credentials.missing', `Spyglass cannot ${purpose}: the node's RPC password is not saved for this profile. Enter it on the Dashboard.`);
+    case 'none':
+      return new AppError('profile.not_found', `Spyglass cannot ${purpose}: no node is set up. Connect your node (or try the demo) first.`);
+    case 'connected':
+      return new AppError('internal', `Spyglass cannot ${purpose}: the connection is being replaced. Try again.`);
+  }
+}
+
 export function accountOf(profileId: string): string {
   return `rpc:${profileId}`;
 }
@@ -44,6 +69,8 @@ export class Services {
   private demo: DemoDevnet | null = null;
   private demoStarting: Promise<DemoDevnet> | null = null;
   private generation = 0;
+  /** The connection attempt under way, if any (awaitConnection waits for it). */
+  private activating: Promise<ConnectionState> | null = null;
   private readonly listeners = new Map<EventName, Set<(payload: never) => void>>();
 
   constructor(private readonly deps: ServiceDeps) {}
@@ -98,6 +125,23 @@ export class Services {
     return this.active;
   }
 
+  /** The profile the screens show: the one the connection state names, else the one last made active (no connection attempt yet). */
+  currentProfileId(): string | null {
+    return this.stateProfileId() ?? this.deps.profiles.getActiveId();
+  }
+
+  /** The live connection, or the connection's own reason why there is none (notConnectedError). */
+  requireConnection(purpose: string): ActiveConnection {
+    if (this.active) return this.active;
+    throw notConnectedError(this.state, purpose);
+  }
+
+  /** As requireConnection, but a connection being made first is waited for (a Refresh pressed while connecting). */
+  async awaitConnection(purpose: string): Promise<ActiveConnection> {
+    if (!this.active && this.state.state === 'connecting' && this.activating) await this.activating.catch(() => undefined);
+    return this.requireConnection(purpose);
+  }
+
   async saveProfile(id: string | undefined, input: ProfileInput, password: string | undefined, remember: Remember): Promise<ProfileView> {
     const { profiles, credentials } = this.deps;
     if (id === undefined) {
@@ -147,7 +191,17 @@ export class Services {
   }
 
   /** Make `id` the active profile and connect. Resolves with the final state (connected, failed or needs-password). */
-  async activate(id: string): Promise<ConnectionState> {
+  activate(id: string): Promise<ConnectionState> {
+    const p = this.#activate(id);
+    this.activating = p;
+    const done = (): void => {
+      if (this.activating === p) this.activating = null;
+    };
+    p.then(done, done);
+    return p;
+  }
+
+  async #activate(id: string): Promise<ConnectionState> {
     const profile = this.deps.profiles.require(id);
     this.deps.profiles.setActiveId(id);
     this.disconnect();
@@ -167,9 +221,21 @@ export class Services {
       }
       rpc = this.deps.makeRpc(current, auth);
       index = this.indexFor(current.indexUrl, rpc);
-      const report = await checkConnection(current, rpc, index, index.plainHttpRemote);
+      const report = await checkConnection(current, rpc, index, index.plainHttpRemote, undefined, this.acknowledgedKeyWallets(id));
       if (gen !== this.generation) throw new AppError('cancelled', 'Another profile was activated meanwhile.');
-      this.active = { profile: current, rpc, index, report };
+      // The wallet watched is the one checkConnection chose. A profile that named no wallet now names
+      // the one picked from the node (a lone watch-only wallet), so its data is kept under that wallet
+      // (#26) and Edit profile shows the wallet in use; the clients address that wallet only.
+      const builtWith = current.wallet.trim();
+      const watched = report.node.wallet ?? '';
+      const inUse = report.node.walletFrom === 'node' && builtWith === '' && watched !== '' ? this.deps.profiles.nameWallet(id, watched) : current;
+      if (watched !== builtWith) {
+        rpc.close();
+        index.close();
+        rpc = this.deps.makeRpc({ ...inUse, wallet: watched }, auth);
+        index = this.indexFor(inUse.indexUrl, rpc);
+      }
+      this.active = { profile: inUse, rpc, index, report };
       this.deps.profiles.setLastError(id, null);
       this.deps.log.info(`connected ${id} chain=${report.node.chain} blocks=${report.node.blocks} index=${report.index.height}`);
       this.setState({ state: 'connected', profileId: id, report });
@@ -193,7 +259,7 @@ export class Services {
     const profile = this.deps.profiles.require(id);
     if (this.active?.profile.id !== id) {
       try {
-        if (!profile.isDemo) await this.withTemporaryClients(id, profile, undefined, (rpc, index) => checkConnection(profile, rpc, index, index.plainHttpRemote));
+        if (!profile.isDemo) await this.withTemporaryClients(id, profile, undefined, (rpc, index) => checkConnection(profile, rpc, index, index.plainHttpRemote, undefined, this.acknowledgedKeyWallets(id)));
       } catch (e) {
         const error = toIpcError(e);
         this.deps.profiles.setLastError(id, error);
@@ -214,8 +280,10 @@ export class Services {
     if (!conn || this.state.state !== 'connected') return this.state;
     const gen = this.generation;
     try {
-      const report = await checkConnection(conn.profile, conn.rpc, conn.index, conn.index.plainHttpRemote);
+      const report = await checkConnection(conn.profile, conn.rpc, conn.index, conn.index.plainHttpRemote, undefined, this.acknowledgedKeyWallets(conn.profile.id));
       if (gen !== this.generation || this.active !== conn) return this.state;
+      // Another wallet to watch (the only loaded one changed, say): the clients must address it.
+      if (report.node.wallet !== conn.report.node.wallet) return this.activate(conn.profile.id);
       this.active = { ...conn, report };
       this.setState({ state: 'connected', profileId: conn.profile.id, report });
     } catch (e) {
@@ -249,7 +317,7 @@ export class Services {
 
   /** Test a connection without saving anything. */
   async test(id: string | undefined, input: ProfileInput, password: string | undefined): Promise<ConnectionReport> {
-    return this.withTemporaryClients(id, input, password, (rpc, index) => checkConnection(input, rpc, index, index.plainHttpRemote));
+    return this.withTemporaryClients(id, input, password, (rpc, index) => checkConnection(input, rpc, index, index.plainHttpRemote, undefined, id === undefined ? [] : this.acknowledgedKeyWallets(id)));
   }
 
   async listWallets(id: string | undefined, input: ProfileInput, password: string | undefined): Promise<{ wallets: string[] }> {
@@ -273,6 +341,10 @@ export class Services {
   }
 
   // ——— internals ———
+
+  private acknowledgedKeyWallets(profileId: string): readonly string[] {
+    return this.deps.keyWalletsAcknowledged?.(profileId) ?? [];
+  }
 
   private demoInput(demo: DemoDevnet): ProfileInput {
     return { name: DEMO_NAME, nodeUrl: demo.rpcUrl, auth: 'password', rpcUser: demo.user, cookiePath: '', wallet: demo.wallet, indexUrl: demo.indexUrl };

@@ -25,6 +25,7 @@ const TransactionsView = () => import('./views/TransactionsView.vue');
 const SendView = () => import('./views/SendView.vue');
 const DraftsView = () => import('./views/DraftsView.vue');
 const DraftView = () => import('./views/DraftView.vue');
+const SignersView = () => import('./views/SignersView.vue');
 
 /** The screens of the active profile's watched addresses: nothing to show without a profile. */
 const WATCH_ROUTES = new Set(['balances', 'address', 'tx', 'history', 'reconcile', 'labels', 'receive', 'transactions', 'send', 'drafts', 'draft']);
@@ -54,6 +55,7 @@ export function createAppRouter(): Router {
       { path: '/send', name: 'send', component: SendView, meta: { title: 'Send' } },
       { path: '/drafts', name: 'drafts', component: DraftsView, meta: { title: 'Drafts' } },
       { path: '/drafts/:id', name: 'draft', component: DraftView, props: true, meta: { title: 'Draft' } },
+      { path: '/signers', name: 'signers', component: SignersView, meta: { title: 'Signers' } },
       { path: '/:rest(.*)*', redirect: '/' },
     ],
   });

@@ -3,6 +3,7 @@
 // handler table and the loopback bridge all carry exactly these channels.
 import { z } from 'zod';
 import type { IpcResult } from '../errors';
+import { cappedText } from './capped';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventNameOf } from './names';
 import type {
   AddAddressesResult,
@@ -15,14 +16,18 @@ import type {
   TransactionView,
   WatchOverview,
 } from './watch';
-import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtQrReply, PsbtReviewReply } from './psbt';
-import type { NodeWalletsView, ReceiveAddressView, WalletAttachResult, WalletBalancesView, WalletHistoryView, WalletImportResult, WalletPreview, WalletRescanResult, WalletRescanStatus, WalletScanProgress } from './wallet';
+import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtQrReply, PsbtReviewPageReply, PsbtReviewReply } from './psbt';
+import { QR_PAGE, QR_PAGE_MAX, REVIEW_PAGE_MAX } from './psbt';
+import type { NodeWalletsView, ProfileWalletsView, ReceiveAddressView, ReceiveLabelResult, WalletAttachResult, WalletBalancesView, WalletHistoryView, WalletImportResult, WalletPreview, WalletRescanResult, WalletRescanStatus, WalletScanProgress } from './wallet';
 import { sendChannels } from './send';
+import { signerChannels } from './signer';
+import { bumpChannels } from './bump';
 
 export type * from './watch';
 export type * from './psbt';
 export type * from './wallet';
 export type * from './send';
+export type * from './signer';
 
 export { CHANNEL_PREFIX, EVENT_PREFIX } from './names';
 
@@ -84,7 +89,16 @@ export interface NodeReport {
   bestBlockHash: string;
   initialBlockDownload: boolean;
   verificationProgress: number;
-  wallet: string | null; // the wallet used, when one was named or is the only one loaded
+  /**
+   * The wallet Spyglass watches: the profile's, or — none named — the only loaded wallet when it is a
+   * watch-only descriptor wallet. Null: none is watched (none named and none safe to pick, or the one
+   * named holds private keys not acknowledged, or is legacy); a warning says so and what to do.
+   */
+  wallet: string | null;
+  /** The watched wallet's kind: 'private-keys' only once acknowledged for this profile; null when none is watched. */
+  walletKind: 'watch-only' | 'private-keys' | null;
+  /** 'node': the profile named none and this, the node's only loaded wallet, was picked (and written into the profile). */
+  walletFrom: 'profile' | 'node' | null;
   walletsLoaded: string[];
 }
 
@@ -97,7 +111,8 @@ export interface IndexReport {
 }
 
 export interface Warning {
-  code: 'plain-http-remote' | 'node-syncing' | 'index-behind' | 'no-wallet';
+  /** no-wallet: none is watched (choose one); wallet-holds-keys: the watched wallet holds private keys (acknowledged). */
+  code: 'plain-http-remote' | 'node-syncing' | 'index-behind' | 'no-wallet' | 'wallet-holds-keys';
   message: string;
 }
 
@@ -142,12 +157,11 @@ const empty = z.object({}).strict();
 /** Shape only (length, charset); the network check happens in main against the node's chain. */
 const address = z.string().trim().min(1, 'An address is required').max(128).regex(/^[A-Za-z0-9]+$/, 'Not an address');
 const txid = z.string().regex(/^[0-9a-fA-F]{64}$/, 'A txid is 64 hex characters').transform((s) => s.toLowerCase());
-const bigText = z.string().max(20 * 1024 * 1024, 'The text is larger than 20 MB');
 const labelType = z.enum(['addr', 'tx', 'output', 'input', 'pubkey', 'xpub']);
 export const MergeRuleSchema = z.enum(['replace', 'keep-existing', 'fill-empty']);
 export type MergeRule = z.infer<typeof MergeRuleSchema>;
 const psbtRequest = z
-  .object({ psbt: z.string().max(20 * 1024 * 1024, 'The PSBT is larger than 20 MB'), encoding: z.enum(['auto', 'base64', 'hex']).default('auto') })
+  .object({ psbt: cappedText('psbt'), encoding: z.enum(['auto', 'base64', 'hex']).default('auto') })
   .strict();
 
 export const AppSettingsSchema = z
@@ -172,13 +186,15 @@ export interface SettingsView {
 export interface PaymentNotice {
   kind: 'incoming' | 'confirmed';
   profileId: string;
+  /** The node wallet it is a payment of: a window watching another wallet does not show it. */
+  wallet: string;
   txid: string;
   title: string;
   body: string;
 }
 
 const walletSource = z.object({
-  text: z.string().max(1024 * 1024, 'The text is larger than 1 MB'),
+  text: cappedText('walletFile'),
   format: z.enum(['xpub', 'descriptor', 'sparrow', 'caravan', 'specter', 'bsms', 'coldcard', 'core']).optional(),
   name: z.string().trim().max(100).optional(),
   scriptType: z.enum(['p2pkh', 'p2sh-p2wpkh', 'p2wpkh', 'p2tr', 'p2sh', 'p2sh-p2wsh', 'p2wsh']).optional(),
@@ -240,7 +256,7 @@ export const channels = {
   /** An index transaction record (cached), with its merkle proof checked against the block header. */
   'watch:transaction': { request: z.object({ txid }).strict(), reply: null as unknown as TransactionView },
   /** Add addresses (one, a pasted list, a file's text). Nothing is added when any line is invalid. */
-  'watch:add': { request: z.object({ text: bigText }).strict(), reply: null as unknown as AddAddressesResult },
+  'watch:add': { request: z.object({ text: cappedText('addressList') }).strict(), reply: null as unknown as AddAddressesResult },
   'watch:hide': { request: z.object({ address, hidden: z.boolean() }).strict(), reply: null as unknown as { hidden: boolean } },
   /** Remove a user-added address (node addresses can only be hidden). */
   'watch:remove': { request: z.object({ address }).strict(), reply: null as unknown as { removed: boolean } },
@@ -252,18 +268,54 @@ export const channels = {
   'labels:set': { request: z.object({ type: labelType, ref: z.string().min(1).max(256), label: z.string().max(255) }).strict(), reply: null as unknown as { removed: boolean } },
   /** BIP329 JSON lines of every local label (and the node's address labels where there is no local one). */
   'labels:export': { request: empty, reply: null as unknown as { text: string; records: number } },
-  'labels:preview': { request: z.object({ text: bigText, rule: MergeRuleSchema }).strict(), reply: null as unknown as LabelImportPreview },
+  'labels:preview': { request: z.object({ text: cappedText('labels'), rule: MergeRuleSchema }).strict(), reply: null as unknown as LabelImportPreview },
   /** Apply a BIP329 import in one transaction, or nothing when any line is invalid. */
-  'labels:import': { request: z.object({ text: bigText, rule: MergeRuleSchema }).strict(), reply: null as unknown as LabelImportPreview },
+  'labels:import': { request: z.object({ text: cappedText('labels'), rule: MergeRuleSchema }).strict(), reply: null as unknown as LabelImportPreview },
 
   // ——— PSBT review (issue 4): files are read in the renderer and sent as text (base64 or hex) ———
   /** Decode offline (Core's decodepsbt JSON) and review against the active profile's store; works offline. */
   'psbt:review': { request: psbtRequest, reply: null as unknown as PsbtReviewReply },
+  /**
+   * A range of the rows of the review `key` names (the reply's reviewKey), from the PSBT worker's copy;
+   * `psbt` (the same text) lets the worker review it again when that copy is gone.
+   */
+  'psbt:review-page': {
+    request: z
+      .object({
+        key: z.string().regex(/^[0-9a-f]{64}$/, 'A review key'),
+        psbt: cappedText('psbt').optional(),
+        encoding: z.enum(['auto', 'base64', 'hex']).default('auto'),
+        side: z.enum(['inputs', 'outputs']),
+        from: z.number().int().min(0),
+        count: z.number().int().min(1).max(REVIEW_PAGE_MAX, `At most ${REVIEW_PAGE_MAX} rows a page`),
+      })
+      .strict(),
+    reply: null as unknown as PsbtReviewPageReply,
+  },
+  /** Core's decodepsbt JSON of the review `key` names, when too long for the review reply (`psbt` as for psbt:review-page). */
+  'psbt:review-core-json': {
+    request: z
+      .object({ key: z.string().regex(/^[0-9a-f]{64}$/, 'A review key'), psbt: cappedText('psbt').optional(), encoding: z.enum(['auto', 'base64', 'hex']).default('auto') })
+      .strict(),
+    reply: null as unknown as { json: string | null },
+  },
   /** Ask the connected node's `decodepsbt` and compare it with the offline decode. */
   'psbt:crosscheck': { request: psbtRequest, reply: null as unknown as PsbtCrosscheckReply },
-  /** Convert between version 0 and version 2 (BIP370), losslessly, as Core writes each: signers differ in what they read. */
-  /** The PSBT as ur:crypto-psbt parts for a (animated) QR code; `fragmentLength` sets how dense each frame is. */
-  'psbt:qr': { request: psbtRequest.extend({ fragmentLength: z.number().int().min(50, 'At least 50 bytes a frame').max(2000, 'At most 2000 bytes a frame').default(250) }).strict(), reply: null as unknown as PsbtQrReply },
+  /** Convert between version 0 and version 2 (BIP370) as Core writes each (to 0: required locktimes → nLockTime, noted): signers differ in what they read. */
+  /**
+   * The PSBT as ur:crypto-psbt parts for a (animated) QR code; `fragmentLength` sets how dense each frame is. Paged:
+   * `count` parts from part `from` (0-based; a range past the end is cut at `total`).
+   */
+  'psbt:qr': {
+    request: psbtRequest
+      .extend({
+        fragmentLength: z.number().int().min(50, 'At least 50 bytes a frame').max(2000, 'At most 2000 bytes a frame').default(250),
+        from: z.number().int().min(0).max(2 ** 31).default(0),
+        count: z.number().int().min(1).max(QR_PAGE_MAX).default(QR_PAGE),
+      })
+      .strict(),
+    reply: null as unknown as PsbtQrReply,
+  },
   'psbt:convert': { request: psbtRequest.extend({ to: z.union([z.literal(0), z.literal(2)]) }).strict(), reply: null as unknown as PsbtConvertReply },
 
   // ——— the desktop shell ———
@@ -276,9 +328,14 @@ export const channels = {
   /** Creates a blank watch-only descriptor wallet on the node, imports, rescans (`wallet:scan` events); the active profile then watches it. */
   'wallet:import': { request: walletSource.extend({ walletName, rescan, watchAhead }).strict(), reply: null as unknown as WalletImportResult },
   'wallet:abort-rescan': { request: empty, reply: null as unknown as { aborted: boolean } },
-  /** The next receive address (the node's getnewaddress with the label; offline, derived from the stored wallet). */
-  'wallet:receive': { request: z.object({ label: z.string().max(255).default('') }).strict(), reply: null as unknown as ReceiveAddressView },
-  'wallet:history': { request: empty, reply: null as unknown as WalletHistoryView },
+  /** The wallet's current unused receive address: the same one on every visit until it is paid (one the node's wallet watches; offline, derived from the stored wallet). */
+  'wallet:receive': { request: empty, reply: null as unknown as ReceiveAddressView },
+  /** Skips on purpose to the next fresh receive address (its `gap` says when it is past the gap limit). */
+  'wallet:next-address': { request: empty, reply: null as unknown as ReceiveAddressView },
+  /** Labels a receive address at once: on the node (setlabel) and here (the BIP329 `addr` label); an empty label removes it. */
+  'wallet:receive-label': { request: z.object({ address: z.string().trim().min(1, 'Which address?').max(100), label: z.string().max(255) }).strict(), reply: null as unknown as ReceiveLabelResult },
+  /** The newest transactions first (HISTORY_FIRST_PAGE, `total` says how many there are); `all`: every one. */
+  'wallet:history': { request: z.object({ all: z.boolean().default(false) }).strict(), reply: null as unknown as WalletHistoryView },
   /** The node wallet's available / incoming / immature balances; null without a connection or wallet. */
   'wallet:balances': { request: empty, reply: null as unknown as WalletBalancesView | null },
   /** The stored wallet back out as descriptors or a BSMS 1.0 record; from SQLite, works offline. */
@@ -286,8 +343,15 @@ export const channels = {
   // attach to a wallet already on the node; a rescan interrupted by a node stop
   /** The node's wallets: loaded (listwallets) and on disk (listwalletdir), each marked. */
   'wallet:node-wallets': { request: empty, reply: null as unknown as NodeWalletsView },
-  /** Watch a watch-only descriptor wallet the node already has (loaded first when only on disk); the active profile then watches it. */
-  'wallet:attach': { request: z.object({ walletName: z.string().min(1, 'Choose the wallet to attach').max(1024) }).strict(), reply: null as unknown as WalletAttachResult },
+  /** The active profile's wallets for the switcher (#26), from SQLite: works offline. */
+  'wallet:list': { request: empty, reply: null as unknown as ProfileWalletsView },
+  /** Every screen shows `walletName` (one of the profile's wallets) from now on; its cached data at once. */
+  'wallet:switch': { request: z.object({ walletName: z.string().min(1, 'Choose a wallet').max(1024) }).strict(), reply: null as unknown as ConnectionState },
+  /**
+   * Watch a watch-only descriptor wallet the node already has (loaded first when only on disk); the active profile then watches it.
+   * acknowledgeKeys: the person confirmed that this wallet holds private keys on the node (remembered per profile and wallet).
+   */
+  'wallet:attach': { request: z.object({ walletName: z.string().min(1, 'Choose the wallet to attach').max(1024), acknowledgeKeys: z.boolean().optional() }).strict(), reply: null as unknown as WalletAttachResult },
   /** The profile's wallet's recorded rescan that has not finished (running, or interrupted by a node stop); null when none. */
   'wallet:rescan-status': { request: empty, reply: null as unknown as { status: WalletRescanStatus | null } },
   /** Runs the interrupted rescan again (rescanblockchain from its start height; `wallet:scan` events). */
@@ -301,6 +365,10 @@ export const channels = {
 
   // ——— Send (#15) and the way back from the signers (#16): shared/ipc/send.ts ———
   ...sendChannels,
+  // ——— fee bumps from any unconfirmed wallet transaction (#28): shared/ipc/bump.ts ———
+  ...bumpChannels,
+  // ——— hardware wallets over USB through the external signer program (#30): shared/ipc/signer.ts ———
+  ...signerChannels,
 } as const;
 
 export type Channel = keyof typeof channels;

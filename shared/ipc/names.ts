@@ -33,6 +33,8 @@ export const CHANNEL_NAMES = [
   'labels:preview',
   'labels:import',
   'psbt:review',
+  'psbt:review-page',
+  'psbt:review-core-json',
   'psbt:crosscheck',
   'psbt:convert',
   'psbt:qr',
@@ -41,6 +43,8 @@ export const CHANNEL_NAMES = [
   'wallet:import',
   'wallet:abort-rescan',
   'wallet:receive',
+  'wallet:next-address',
+  'wallet:receive-label',
   'wallet:history',
   'wallet:balances',
   'wallet:export',
@@ -48,6 +52,8 @@ export const CHANNEL_NAMES = [
   'wallet:attach',
   'wallet:rescan-status',
   'wallet:rescan',
+  'wallet:list',
+  'wallet:switch',
   'settings:get',
   'settings:set',
   'send:context',
@@ -66,6 +72,16 @@ export const CHANNEL_NAMES = [
   'drafts:broadcast',
   'drafts:bump',
   'scan:frame',
+  'bump:options',
+  'bump:rbf',
+  'bump:cpfp',
+  // hardware wallets over USB (#30): shared/ipc/signer.ts
+  'signer:list',
+  'signer:descriptors',
+  'signer:display-address',
+  'signer:sign',
+  'signer:cancel',
+  'signer:set-program',
 ] as const;
 
 export const EVENT_NAMES = ['connection:changed', 'refresh:progress', 'watch:changed', 'uri:opened', 'app:menu', 'settings:changed', 'notify', 'wallet:scan'] as const;

@@ -24,6 +24,11 @@ export interface PsbtSummaryView {
   txidFinal: boolean;
   inputCount: number;
   outputCount: number;
+  /** Over every output (the reply carries only the first page of them). */
+  changeOutputs: number;
+  opReturnOutputs: number;
+  /** Distinct destinations of the external outputs (by address, or script for scripts without one). */
+  externalDestinations: number;
   inputTotalSats: Sats | null;
   outputTotalSats: Sats;
   /** Leaving to addresses outside the watched set. */
@@ -84,9 +89,20 @@ export interface PsbtOutputView {
   label: string | null;
 }
 
+/**
+ * The rows a review reply carries at once: the first page of inputs and of outputs (issue 27: the
+ * whole 100,000-input review was a 119 MB reply). The rest come by `psbt:review-page`; the summary and
+ * the warnings are always over every row.
+ */
+export const REVIEW_PAGE = 200;
+/** The most rows one `psbt:review-page` answers. */
+export const REVIEW_PAGE_MAX = 5000;
+
 export interface PsbtReviewView {
   summary: PsbtSummaryView;
+  /** The first REVIEW_PAGE inputs (all of them: `summary.inputCount`; the rest by `psbt:review-page`). */
   inputs: PsbtInputView[];
+  /** The first REVIEW_PAGE outputs (all of them: `summary.outputCount`). */
   outputs: PsbtOutputView[];
   /** Most severe first. */
   warnings: PsbtWarningView[];
@@ -115,11 +131,18 @@ export interface PsbtReviewContextView {
 
 export interface PsbtReviewReply {
   review: PsbtReviewView;
+  /** Names this review in the PSBT worker (sha-256 of the PSBT text and the profile) for `psbt:review-page`. */
+  reviewKey: string;
   /**
    * Bitcoin Core's `decodepsbt` result as JSON text (offline decoder, same text as Core), or null when
    * Core would refuse this PSBT (then `coreError` says why; the review still shows what it holds).
    */
   coreJson: string | null;
+  /**
+   * The length of Core's JSON. Above 1,000,000 characters it is not in this reply (`coreJson` is null;
+   * a 100,000-input PSBT's is 58 MB): `psbt:review-core-json` brings it when it is shown.
+   */
+  coreJsonChars: number;
   coreError: { code: -22; message: string } | null;
   /** The PSBT as base64 (the exact bytes, for export). */
   base64: string;
@@ -162,13 +185,39 @@ export interface PsbtConvertReply {
   base64: string;
   bytes: number;
   version: 0 | 2;
+  /** What version 0 holds in another form (required locktimes → nLockTime, modifiable flags dropped). */
+  notes: string[];
 }
 
-/** A PSBT as BC-UR parts (`ur:crypto-psbt`) for a QR code: one static part, or animated fountain-coded ones. */
+/**
+ * An animated QR's parts come a page at a time: the click gets the first page (frame 1 at once), the renderer asks
+ * for each later page before the animation reaches it. Parts per page by default, and at most per request.
+ */
+export const QR_PAGE = 32;
+export const QR_PAGE_MAX = 1024;
+
+/**
+ * A PSBT as BC-UR parts (`ur:crypto-psbt`) for a QR code: one static part, or animated fountain-coded ones — `total`
+ * of them, the `parts` of this page being parts from .. from + parts.length − 1 (0-based).
+ */
 export interface PsbtQrReply {
   kind: 'single' | 'multi';
-  /** Uppercase (alphanumeric QR mode); for 'multi', the pure parts then as many fountain parts again. */
+  /** Uppercase (alphanumeric QR mode); for 'multi', the pure parts then as many fountain parts again, this page's. */
   parts: string[];
+  /** Index of parts[0] among all parts. */
+  from: number;
+  /** Parts in all: 1 for 'single', 2 × seqLen for 'multi'. */
+  total: number;
   seqLen: number;
   fragmentLength: number;
+}
+
+/** A range of a review's rows (`psbt:review-page`): only the side asked for is filled. */
+export interface PsbtReviewPageReply {
+  side: 'inputs' | 'outputs';
+  from: number;
+  /** All the rows on that side. */
+  total: number;
+  inputs: PsbtInputView[];
+  outputs: PsbtOutputView[];
 }

@@ -2,11 +2,15 @@
 // signatures, combine, finalize, preflight, broadcast, bump). Amounts are satoshis as decimal
 // strings, fee rates sat/vB texts ("2.5"); never floats.
 import { z } from 'zod';
+import { cappedText } from './capped';
+import { MAX_QR_TEXT_CHARS } from '../limits';
 import type { FieldError } from '../send/recipients';
 import type { ComposeWarning } from '../send/warnings';
+import type { SelectionWords } from '../send/selection-words';
 import type { Sats } from './watch';
+import type { BumpInfoView } from './bump';
 
-export type { FieldError, ComposeWarning };
+export type { FieldError, ComposeWarning, SelectionWords };
 
 export interface CoinView {
   outpoint: string;
@@ -84,7 +88,10 @@ export const SendFormSchema = z
     /** null: the tip height (Core's anti-fee-sniping). */
     locktime: z.number().int().min(0).max(0xffffffff).nullable().default(null),
     name: z.string().max(100).default(''),
-    /** Fixes the random choices (tests); default random. */
+    /**
+     * Fixes the random choices (the selection's draw, the input order, the change position). The
+     * preview draws one when none is given and says which; the Send page keeps it for the form.
+     */
     seed: z.number().int().min(0).max(0xffffffff).optional(),
   })
   .strict();
@@ -119,11 +126,22 @@ export interface SendPreviewView {
   inputs: InputView[];
   outputs: OutputView[];
   algorithm: string;
+  /** The selection in words: which search chose the coins and why it won. */
+  selection: SelectionWords;
   wasteSats: Sats;
   droppedToFeeSats: Sats;
   warnings: ComposeWarning[];
   locktime: number;
   rbf: boolean;
+  /** The random choices this preview made (the form's seed, or one drawn for it). */
+  seed: number;
+  /**
+   * This exact transaction, kept in main for `send:create` (which builds it and nothing else, or
+   * refuses when a coin or the change address changed meanwhile).
+   */
+  plan: string;
+  /** The unsigned transaction's txid: the draft created from this plan has the same. */
+  unsignedTxid: string;
 }
 
 export type SendPreviewReply = { ok: true; preview: SendPreviewView; offline: boolean } | { ok: false; errors: FieldError[] };
@@ -205,6 +223,8 @@ export interface DraftView extends DraftSummaryView {
   form: SendForm;
   offline: boolean;
   sentAt: string | null;
+  /** A fee bump of a wallet transaction (bump:rbf, bump:cpfp): what it bumps, and a child's package. */
+  bump?: BumpInfoView | null;
 }
 
 export type SendCreateReply = { ok: true; draft: DraftView } | { ok: false; errors: FieldError[] };
@@ -212,7 +232,7 @@ export type SendCreateReply = { ok: true; draft: DraftView } | { ok: false; erro
 export interface ImportReply {
   draft: DraftView;
   /** What each text was (PSBT version, signatures it added), or why it was refused. */
-  results: Array<{ source: string; ok: boolean; message: string }>;
+  results: Array<{ source: string; ok: boolean; message: string; /** Core's own text under the words (decodepsbt's error). */ detail?: string }>;
 }
 
 export interface PreflightView {
@@ -243,15 +263,22 @@ export interface BroadcastReply {
 }
 
 const draftId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'Not a draft id');
-const psbtText = z.string().max(20 * 1024 * 1024, 'Larger than 20 MB');
+/** A signed PSBT (base64 or hex) or a signed raw transaction (hex; its own, smaller cap is checked where it is recognized). */
+const psbtText = cappedText('psbt');
 
 export const sendChannels = {
   /** Coins, fee presets, mempool limits, tip: from the node, or the last ones it gave (offline). */
   'send:context': { request: z.object({}).strict(), reply: null as unknown as SendContextView },
   /** Selection, fee, vsize, outputs and warnings for the form, without building anything. */
   'send:preview': { request: z.object({ form: SendFormSchema }).strict(), reply: null as unknown as SendPreviewReply },
-  /** Builds twice (offline and the node's createpsbt), fills, and saves the draft (all or nothing). */
-  'send:create': { request: z.object({ form: SendFormSchema }).strict(), reply: null as unknown as SendCreateReply },
+  /**
+   * Builds twice (offline and the node's createpsbt), fills, and saves the draft (all or nothing).
+   * With `plan` (a preview's): exactly the transaction that preview showed, for the same form.
+   */
+  'send:create': {
+    request: z.object({ form: SendFormSchema, plan: z.string().regex(/^p_[A-Za-z0-9_-]{8,64}$/, 'Not a preview plan').optional() }).strict(),
+    reply: null as unknown as SendCreateReply,
+  },
   'send:freeze': { request: z.object({ outpoint, frozen: z.boolean() }).strict(), reply: null as unknown as { frozen: boolean } },
   'drafts:list': { request: z.object({}).strict(), reply: null as unknown as { drafts: DraftSummaryView[] } },
   'drafts:get': { request: z.object({ id: draftId }).strict(), reply: null as unknown as DraftView },
@@ -260,7 +287,7 @@ export const sendChannels = {
   /** The PSBT to hand to a signer, in the version asked (v0 by default: most signers read only v0). */
   'drafts:export': {
     request: z.object({ id: draftId, version: z.union([z.literal(0), z.literal(2)]).default(0), which: z.enum(['unsigned', 'combined']).default('unsigned') }).strict(),
-    reply: null as unknown as { base64: string; bytes: number; version: 0 | 2; fileName: string },
+    reply: null as unknown as { base64: string; bytes: number; version: 0 | 2; fileName: string; notes: string[] },
   },
   /** The draft's recipients' labels as BIP329 lines. */
   'drafts:labels': { request: z.object({ id: draftId }).strict(), reply: null as unknown as { text: string; records: number } },
@@ -280,7 +307,7 @@ export const sendChannels = {
     reply: null as unknown as DraftView,
   },
   /** Animated-QR scanning: each decoded QR text is fed here (main keeps the scanner). */
-  'scan:frame': { request: z.object({ session: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), text: z.string().max(10_000) }).strict(), reply: null as unknown as ScanProgressView },
+  'scan:frame': { request: z.object({ session: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), text: z.string().max(MAX_QR_TEXT_CHARS, `A QR code holds at most ${MAX_QR_TEXT_CHARS.toLocaleString('en-US')} characters`) }).strict(), reply: null as unknown as ScanProgressView },
 } as const;
 
 export interface ScanProgressView {
@@ -291,6 +318,14 @@ export interface ScanProgressView {
   done: boolean;
   /** When done: the PSBT, base64. */
   psbt: string | null;
-  /** A frame that was not part of a PSBT QR (shown, not fatal). */
+  /** A frame that was not part of a PSBT QR (shown, not fatal), in words, and its kind. */
   error: string | null;
+  errorCode: UrScanErrorCode | null;
 }
+
+/**
+ * Why a scanned QR frame was refused: not a UR code; a UR code of no valid form; of another type than a PSBT;
+ * of another message than the one being scanned; damaged (bytewords, checksum, header); announcing more than
+ * a PSBT the app accepts can need (shared/limits.ts); whole but no PSBT; the decoder thread stopped.
+ */
+export type UrScanErrorCode = 'not-ur' | 'malformed' | 'wrong-type' | 'other-message' | 'corrupt' | 'too-large' | 'not-psbt' | 'decoder-stopped';

@@ -1,4 +1,5 @@
 // IPC shapes of watch-only wallet import, receive and the wallet's transaction history (#17).
+import type { IpcError } from '../errors';
 import type { Sats } from './watch';
 
 export interface WalletPreviewKey {
@@ -14,6 +15,8 @@ export interface WalletPreview {
   /** "a Caravan wallet configuration (JSON)", … */
   formatName: string;
   name: string;
+  /** The name the input itself gives the wallet (a file's name or label), null when it gives none: the default wallet name then is "Wallet N". */
+  givenName: string | null;
   scriptType: string;
   scriptTypeName: string;
   threshold: number;
@@ -25,6 +28,8 @@ export interface WalletPreview {
   birthdayTime: number | null;
   /** The first receive addresses, to compare with the signer's screen. */
   firstAddresses: Array<{ index: number; address: string; path: string | null }>;
+  /** The first change address (null: the wallet has no change branch), to compare with the signer's screen too. */
+  firstChangeAddress: { address: string; path: string | null } | null;
 }
 
 export interface WalletScanProgress {
@@ -46,17 +51,34 @@ export interface WalletImportResult {
 
 export interface ReceiveAddressView {
   address: string;
-  /** Index on the receive branch. */
+  /** Index on the receive branch (-1 when the node's wallet does not say and no descriptor is stored here). */
   index: number;
   /** Each key's full derivation path for this address (to check on a hardware wallet). */
   paths: Array<{ fingerprint: string | null; path: string | null }>;
   /** The address's own descriptor (Core's getaddressinfo `desc`). */
   descriptor: string;
-  /** It already received a payment (reusing it hurts privacy). */
+  /** It already received a payment (reusing it hurts privacy). Receive hands out unused addresses, so false unless the wallet cannot tell. */
   used: boolean;
+  /** The address's label: this computer's BIP329 `addr` label, else the node's. */
   label: string;
-  /** Where it came from: the node's getnewaddress, or derived here (offline). */
+  /** Where it came from: the node's wallet (checked there), or derived here (offline). */
   source: 'node' | 'offline';
+  /**
+   * Unused addresses handed out in a row up to this one (this one included): its index minus the highest
+   * used receive index. Past `limit` (BIP44's gap limit, 20) a wallet restoring from the seed may stop
+   * scanning before it and miss a payment to it.
+   */
+  gap: { unusedInARow: number; limit: number; lastUsedIndex: number | null };
+}
+
+/** What saving a label typed on Receive did: always saved here; on the node when it was reachable. */
+export interface ReceiveLabelResult {
+  address: string;
+  label: string;
+  /** 'saved': the node's wallet has it too (setlabel); 'offline': no connection, local only; 'unreachable': the node did not answer, local only. */
+  node: 'saved' | 'offline' | 'unreachable';
+  /** In words, for the page. */
+  message: string;
 }
 
 export interface WalletTxView {
@@ -82,13 +104,26 @@ export interface WalletBalancesView {
   /** Payments from others not yet in a block (Core's "untrusted_pending"). */
   incomingSats: Sats;
   immatureSats: Sats;
+  /** Present offline: the split of the last history the node gave (ISO time it gave it); absent: getbalances now. */
+  asOf?: string;
 }
 
 export interface WalletHistoryView {
   wallet: string;
   /** Newest first. */
   rows: WalletTxView[];
+  /** getbalances (mine): Core's trusted, untrusted_pending and immature. */
   balance: { confirmedSats: Sats; pendingSats: Sats; immatureSats: Sats };
+  /**
+   * Present when the node could not be asked: this is the last history it gave for this profile's
+   * wallet (`asOf`, ISO time), and `reason` the connection's own failure. Absent: the node's answer now.
+   */
+  cached?: { asOf: string; reason: IpcError };
+  /**
+   * Present when `rows` holds only the newest transactions (wallet:history without `all`: the first
+   * screen, shown at once): how many the wallet has. Absent: `rows` are all of them.
+   */
+  total?: number;
 }
 
 // ——— attach to a wallet already on the node; rescans interrupted by a node stop (#17) ———
@@ -101,11 +136,16 @@ export interface NodeWalletView {
   kind: 'watch-only' | 'private-keys' | 'legacy' | null;
   /** This profile already keeps it (imported or attached before). */
   known: boolean;
-  /** The profile watches it now. */
+  /** The profile watches it now (never a wallet attach refuses). */
   active: boolean;
+  /** It holds private keys and this profile acknowledged that (wallet:attach with acknowledgeKeys). */
+  keysAcknowledged: boolean;
   /** Core's warnings about loading it (listwalletdir), if any. */
   warnings: string[];
 }
+
+/** What the person confirms before a wallet holding private keys is watched (wallet:attach acknowledgeKeys). */
+export const KEYS_ACKNOWLEDGEMENT = 'This wallet holds private keys on the node. Spyglass never uses them, but anyone with access to this node can spend its coins.';
 
 export interface NodeWalletsView {
   wallets: NodeWalletView[];
@@ -118,6 +158,8 @@ export interface WalletAttachResult {
   profileId: string;
   /** Spyglass loaded it (it was only on disk). */
   loaded: boolean;
+  /** It holds private keys on the node, watched because the person acknowledged that. */
+  holdsKeys: boolean;
   /** Its active descriptors now kept here (receive, and change when it has one). */
   external: string;
   internal: string | null;
@@ -143,4 +185,27 @@ export interface WalletRescanResult {
   walletName: string;
   startHeight: number;
   stopHeight: number;
+}
+
+// ——— the wallet switcher (#26): the wallets a profile watches, one of them active ———
+
+export interface ProfileWalletView {
+  /** Its name on the node. */
+  name: string;
+  /** The wallet every screen shows now. */
+  active: boolean;
+  /** "p2wpkh", "p2wsh 2-of-3", … when Spyglass keeps its descriptors (imported or attached); null otherwise. */
+  kind: string | null;
+  /** Its latest snapshot (cached balances to show at once), or null before its first refresh. */
+  snapshotAt: string | null;
+  /** The balance of that snapshot; null when there is none (unknown, not zero). */
+  balanceSats: Sats | null;
+  /** A wallet holding private keys on the node, watched after the person acknowledged it: marked wherever it shows. */
+  holdsKeys: boolean;
+}
+
+export interface ProfileWalletsView {
+  profileId: string | null;
+  profileName: string | null;
+  wallets: ProfileWalletView[];
 }

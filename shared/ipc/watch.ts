@@ -36,7 +36,16 @@ export interface BalanceRowView {
   receivedSats: Sats | null;
   receivedConfirmations: number | null;
   receivedTxCount: number | null;
+  /** Confirmed: the sum of the unspent outputs the index (or, without one, the node) lists. */
   balanceSats: Sats;
+  /**
+   * The node wallet's unconfirmed coins at the address: our own change (listunspent `safe`, which
+   * getbalances counts as trusted) and payments from others (untrusted_pending). Null when not known
+   * (an address outside the node's wallet: the index lists confirmed outputs only) — shown "unknown".
+   */
+  pendingTrustedSats: Sats | null;
+  pendingUntrustedSats: Sats | null;
+  pendingCount: number | null;
   utxoCount: number;
   minConfirmations: number | null;
   lastActivityHeight: number | null;
@@ -64,7 +73,23 @@ export interface WatchOverview {
   /** One row per watched address of the snapshot. */
   balances: BalanceColumns;
   /** Of the rows that are not hidden. */
-  totals: { receivedSats: Sats; balanceSats: Sats; utxoCount: number; addresses: number };
+  totals: BalanceTotals;
+}
+
+/**
+ * The table's totals, of the rows that are not hidden. Named as Core's getbalances names them:
+ * `trusted` = confirmed + our own unconfirmed change, `untrustedPending` = unconfirmed payments from
+ * others; `pendingUnknown` counts the rows whose pending coins are not known (not in the sums).
+ */
+export interface BalanceTotals {
+  receivedSats: Sats;
+  balanceSats: Sats;
+  pendingTrustedSats: Sats;
+  pendingUntrustedSats: Sats;
+  trustedSats: Sats;
+  pendingUnknown: number;
+  utxoCount: number;
+  addresses: number;
 }
 
 export interface RefreshProgress {
@@ -105,6 +130,12 @@ export interface AddressDetailView {
   info: Record<string, unknown> | null;
   infoFetchedAt: string | null;
   utxos: UtxoView[];
+  /**
+   * The node wallet's unconfirmed coins at the address (listunspent, 0 confirmations; `safe`: our own
+   * change, which getbalances counts as trusted). Null when not known: an address outside the node's
+   * wallet, or no refresh since schema 98.
+   */
+  pending: Array<{ txid: string; vout: number; amountSats: Sats; safe: boolean; label: string | null }> | null;
   /** Where the UTXOs came from: the index, or the node's wallet (a profile without an index). */
   utxoSource: 'index' | 'node';
   /** Set when the coins cannot be known: a user-added address outside the node's wallet, without an index. */
@@ -120,7 +151,8 @@ export interface AddressDetailView {
 
 export interface TxIoView {
   address: string | null;
-  amountSats: Sats;
+  /** Null when not known (an input whose previous output the node never saw; a coinbase input): never 0. */
+  amountSats: Sats | null;
   /** Inputs: the spent outpoint; outputs: null. */
   outpoint: string | null;
   scriptType: string;
@@ -143,7 +175,7 @@ export interface TransactionView {
   outputs: TxIoView[];
   feeSats: Sats | null;
   vsize: number;
-  /** sat/vB with two decimals, as a string; null when the fee is unknown (coinbase). */
+  /** sat/vB with two decimals, as a string; null when the fee is unknown (an input's amount unknown) or none (coinbase). */
   feeRate: string | null;
   rbf: boolean;
   coinbase: boolean;
@@ -154,6 +186,8 @@ export interface TransactionView {
    * proof, 'same' means the transaction is in the node's own chain. Null while unconfirmed.
    */
   nodeBlock: { state: 'same' | 'different' | 'missing' | 'unknown'; message: string } | null;
+  /** Where it came from: the index, or the node (no index, or the index has not seen it yet). */
+  source: 'index' | 'node';
   label: string | null;
 }
 

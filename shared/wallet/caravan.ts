@@ -88,7 +88,7 @@ export function importCaravan(text: string, network: Network): WalletDescription
     warnings.push(`Caravan started this wallet at address ${start}; Spyglass watches from address 0 (the earlier ones are the same wallet's).`);
   }
   return finishWallet({
-    name: optionalString(o, 'name', 'name')?.trim() || `${m}-of-${n} multisig`,
+    name: optionalString(o, 'name', 'name')?.trim() ?? '', // '': importWallet names it
     format: 'caravan',
     network,
     scriptType,

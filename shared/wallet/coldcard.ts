@@ -101,7 +101,7 @@ export function importColdcard(text: string, network: Network): WalletDescriptio
   if (m === -1) m = n = keys.length;
   if (!sawFormat) warnings.push('The file has no Format line: P2SH (legacy multisig) assumed, as Coldcard does.');
   return finishWallet({
-    name: name || `${m}-of-${n} multisig`,
+    name, // '': importWallet names it
     format: 'coldcard',
     network,
     scriptType,

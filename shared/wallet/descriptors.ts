@@ -4,12 +4,14 @@
  * these that describes one wallet (Sparrow's export has all three). Checksums are verified with
  * Core's words; SLIP-132 keys inside descriptors are accepted and normalized.
  */
+import { sizeProblem } from '../limits';
 import { parseDescriptor } from '../bitcoin/descriptor';
 import { descriptorChecksum } from '../bitcoin/descriptor-checksum';
 import type { Network } from '../bitcoin/networks';
-import { checkKeyNetwork, decodeExtKey, refuseSecrets, type ExtKey } from './keys';
+import { checkKeyNetwork, decodeExtKey, formatPath, refuseSecrets, type ExtKey } from './keys';
 import { shapeOf, type DescriptorShape, type KeyShape } from './shape';
 import { finishWallet, type DraftKey } from './wallet';
+import { chainOf, isStandardAccountPath } from './formats/account';
 import { WalletImportError, type Birthday, type ImportFormat, type WalletDescription } from './types';
 
 export interface DescriptorInput {
@@ -66,6 +68,8 @@ interface Parsed {
 }
 
 function parseOne(input: DescriptorInput, network: Network): Parsed {
+  const tooLarge = sizeProblem('descriptor', input.text.length, 'This descriptor');
+  if (tooLarge) throw new WalletImportError('too-large', input.field, tooLarge);
   const body = preparedBody(input, network);
   let d;
   try {
@@ -175,10 +179,20 @@ export function importDescriptors(inputs: DescriptorInput[], network: Network, o
   }
   const warnings: string[] = [];
   const shape = receive.shape;
+  // A lone descriptor of a standard account (every key at m/84'/0'/0'-like paths, on chain /0 or
+  // /1) means the account: receive /0/*, change /1/* (formats/account.ts).
+  const chain = chainOf(shape.keys[0]!.suffix);
+  const account = !change && chain !== null && shape.keys.every((k) => isStandardAccountPath(k.originPath) && chainOf(k.suffix) === chain);
+  if (account && chain === 'change') {
+    warnings.push(
+      `The file names the account's change chain (…/1/*). The key is at the standard account path ${formatPath(shape.keys[0]!.originPath!)}, so Spyglass watches the account as its maker means: receive addresses on /0/*, change on /1/*.`,
+    );
+  }
   const keys: DraftKey[] = shape.keys.map((k, i) => {
     const ext = keyOf(k, receive.field, i);
-    const draft: DraftKey = { ext, fingerprint: k.fingerprint, path: k.originPath, field: receive.field, receive: k.suffix };
-    if (change) draft.change = change.shape.keys[i]!.suffix;
+    const draft: DraftKey = { ext, fingerprint: k.fingerprint, path: k.originPath, field: receive.field, receive: account ? [0] : k.suffix };
+    if (account) draft.change = [1];
+    else if (change) draft.change = change.shape.keys[i]!.suffix;
     else if (k.suffix.length > 0 && last(k.suffix) === 0) draft.change = [...k.suffix.slice(0, -1), 1];
     else draft.change = null;
     return draft;
@@ -188,7 +202,16 @@ export function importDescriptors(inputs: DescriptorInput[], network: Network, o
   if (suffixes.size > 1) {
     throw new WalletImportError('derivation', receive.field, `The keys use different branches (${[...suffixes].map((s) => '/' + s + '/*').join(', ')}); a wallet's keys share one.`);
   }
-  if (!change) {
+  if (!change && !account) {
+    const odd = shape.keys.find((k) => k.originPath !== null && !isStandardAccountPath(k.originPath));
+    if (odd && chainOf(odd.suffix) === 'change') {
+      warnings.push(
+        `The key's path ${formatPath(odd.originPath!)} is not a standard account path (BIP44/49/84/86 or BIP48), so the descriptor is watched as written: its …/1/* chain is the receive chain here.`,
+      );
+    }
+  }
+  const namedChange = account && chain === 'change';
+  if (!change && !namedChange) {
     if (keys[0]!.change) {
       if (!opts.quietChange) warnings.push('No change descriptor was given: change addresses are derived with /1/* in place of /0/*, as most wallets do.');
     } else {

@@ -7,6 +7,7 @@
  * (AppError 'input.invalid' with detail { field, reason }).
  */
 import type { Network } from '../bitcoin/networks';
+import { sizeProblem } from '../limits';
 import { importBsms } from './bsms';
 import { importCaravan } from './caravan';
 import { importColdcard } from './coldcard';
@@ -14,15 +15,21 @@ import { descriptorLines, detectImport } from './detect';
 import { importDescriptors } from './descriptors';
 import { importCore, importSpecter } from './json-wallets';
 import { refuseSecrets } from './keys';
+import { importColdcardGeneric, refuseColdcardMultisigKey } from './formats/coldcard-generic';
+import { databaseKind, refuseDatabase } from './formats/database';
+import { importElectrum } from './formats/electrum';
+import { importKeystoreJson } from './formats/keystore-json';
+import { jsonObject } from './json-input';
 import { importExtendedKey } from './xpub';
 import { FORMAT_NAMES, MAX_IMPORT_CHARS, WalletImportError, type ImportFormat, type ScriptType, type WalletDescription } from './types';
 
 export * from './types';
-export { detectImport, type Detection, type DetectedFormat } from './detect';
+export { detectImport, isWalletText, type Detection, type DetectedFormat } from './detect';
 export { WalletAddresses, type AddressDetails, type AddressKey, type Branch } from './derive';
 export { exportBsms, exportDescriptors, type DescriptorExport } from './export';
 export { importExtendedKey, inferScriptType, type ExtendedKeyInput, type ScriptTypeSource } from './xpub';
 export { importDescriptors, type DescriptorInput } from './descriptors';
+export { WALLET_NAME_MAX, cleanWalletName, fileBaseName, suggestWalletName, walletNameProblem } from './name';
 
 export interface ImportOptions {
   /** Skip detection. */
@@ -36,14 +43,14 @@ export interface ImportOptions {
   path?: string;
 }
 
-const TRIED = (['xpub', 'descriptor', 'caravan', 'specter', 'bsms', 'coldcard', 'sparrow', 'core'] as const).map((f) => FORMAT_NAMES[f]).join(', ');
+const TRIED = (['xpub', 'descriptor', 'caravan', 'specter', 'bsms', 'coldcard', 'sparrow', 'core', 'electrum', 'coldcard-generic', 'keystore-json'] as const).map((f) => FORMAT_NAMES[f]).join(', ');
 
 function descriptorsOf(text: string, format: ImportFormat, network: Network, name: string | undefined): WalletDescription {
   const lines = descriptorLines(text);
   if (!lines) throw new WalletImportError('unrecognized', 'file', `This is not ${FORMAT_NAMES[format]}: no line starts with a descriptor like wpkh(…) or wsh(…).`);
   const field = (n: number): string => (lines.length === 1 ? 'descriptor' : `line ${n}`);
   return importDescriptors(
-    lines.map((l) => ({ text: l.text, field: field(l.number) })),
+    lines.map((l) => ({ text: l.text, field: field(l.number), ...(l.internal !== undefined ? { internal: l.internal } : {}) })),
     network,
     { name: name ?? '', format },
   );
@@ -51,11 +58,18 @@ function descriptorsOf(text: string, format: ImportFormat, network: Network, nam
 
 export function importWallet(input: string, network: Network, opts: ImportOptions = {}): WalletDescription {
   const text = input.replace(/^\uFEFF/, ''); // files saved with a byte order mark
+  const database = databaseKind(text);
+  if (database) refuseDatabase(database);
   if (text.length > MAX_IMPORT_CHARS) {
-    throw new WalletImportError('too-large', 'file', `This is ${Math.round(text.length / 1024)} kB; a wallet file is a few kB (at most ${MAX_IMPORT_CHARS / 1024} kB are read).`);
+    throw new WalletImportError('too-large', 'file', sizeProblem('walletFile', text.length)!);
   }
-  refuseSecrets(text, 'file');
   const detected = detectImport(text);
+  // an Electrum file holding a seed is refused in Electrum's words (what to export instead)
+  const electrum = (opts.format ?? detected.format) === 'electrum' ? importElectrum(jsonObject(text, 'Electrum wallet file'), network) : undefined;
+  refuseSecrets(text, 'file');
+  if (detected.format === 'empty') {
+    throw new WalletImportError('empty', 'file', 'There is nothing to import: the text has only blank lines and # comments. Paste or open the wallet file itself.');
+  }
   const format = opts.format ?? detected.format;
   let wallet: WalletDescription;
   switch (format) {
@@ -68,7 +82,10 @@ export function importWallet(input: string, network: Network, opts: ImportOption
         ...(opts.scriptType !== undefined ? { scriptType: opts.scriptType } : {}),
         ...(opts.name !== undefined ? { name: opts.name } : line.length > 1 ? { name: line.slice(1).join(' ') } : {}),
       };
-      return importExtendedKey(input, network);
+      const key = importExtendedKey(input, network);
+      const given = input.name?.trim();
+      if (given) key.givenName = given;
+      return key;
     }
     case 'descriptor':
     case 'sparrow':
@@ -91,19 +108,50 @@ export function importWallet(input: string, network: Network, opts: ImportOption
     case 'coldcard':
       wallet = importColdcard(text, network);
       break;
+    case 'electrum':
+      wallet = electrum ?? importElectrum(jsonObject(text, 'Electrum wallet file'), network);
+      break;
+    case 'coldcard-generic':
+      wallet = importColdcardGeneric(jsonObject(text, 'Coldcard export'), network, opts.scriptType ? { scriptType: opts.scriptType } : {});
+      break;
+    case 'keystore-json':
+      wallet = importKeystoreJson(jsonObject(text, 'key export'), network, opts.scriptType ? { scriptType: opts.scriptType } : {});
+      break;
+    case 'cosigner-key':
+      refuseColdcardMultisigKey(jsonObject(text, 'Coldcard multisig key export'));
+    // falls through: refuseColdcardMultisigKey never returns
+    case 'electrum-encrypted':
+      throw new WalletImportError(
+        'encrypted',
+        'file',
+        "This is an encrypted Electrum wallet file. Spyglass does not open it (it would need the password, and the file holds the wallet's private keys). In Electrum, open the wallet and import its master public key (Wallet > Information) here instead.",
+      );
+    case 'electrum-old':
+      if (/'seed'\s*:\s*'[^']+'/.test(text)) {
+        throw new WalletImportError(
+          'private-key',
+          'file',
+          "This is a wallet file of an old Electrum (1.x–2.6): it holds the wallet's seed, and Spyglass cannot read it. Never type or paste a seed into a computer that is online. Open the wallet in a current Electrum and import its master public key (Wallet > Information) instead.",
+        );
+      }
+      throw new WalletImportError('invalid', 'file', 'This is a wallet file of an old Electrum (1.x–2.6), which Spyglass cannot read. Open the wallet in a current Electrum (it upgrades the file) and import its master public key (Wallet > Information) instead.');
+    case 'database':
+      refuseDatabase(databaseKind(text) ?? 'a binary file');
+    // falls through: refuseDatabase never returns
     case 'seed-words':
       throw new WalletImportError(
         'private-key',
         'file',
-        'This looks like a recovery phrase. Spyglass only watches and never takes one: keep it offline, and import the wallet\'s extended public key or descriptor instead.',
+        'This looks like a recovery phrase. Spyglass only watches and never takes one. Never type or paste a recovery phrase into a computer that is online; keep it offline, and import the wallet\'s extended public key or descriptor instead.',
       );
     case 'addresses':
       throw new WalletImportError('unrecognized', 'file', 'These are addresses, not a wallet: add them with "Add addresses".');
     default:
       throw new WalletImportError('unrecognized', 'file', `This is not a wallet Spyglass can read. Tried: ${TRIED}.`);
   }
-  if (opts.name?.trim()) wallet.name = opts.name.trim();
-  if (!wallet.name) wallet.name = defaultName(wallet);
+  const given = opts.name?.trim() || wallet.name.trim();
+  if (given) wallet.givenName = given;
+  wallet.name = given || defaultName(wallet);
   return wallet;
 }
 

@@ -2,12 +2,19 @@
  * Descriptor wallets in JSON:
  * - Specter Desktop's export ({ label, blockheight, descriptor, devices }; older files have
  *   recv_descriptor/change_descriptor and name): the change descriptor is the receive one with
- *   /1/* for /0/* unless given; the block height is the suggested rescan start.
+ *   /1/* for /0/* unless given; the block height is the suggested rescan start. A descriptor
+ *   written at account level (keys without /0/*, as Specter's and Sparrow's account maps are)
+ *   means /0/* (cryptoadvance/specter-desktop src/cryptoadvance/specter/util/wallet_importer.py,
+ *   WalletImporter.check_descriptor: "if all keys have None as allowed derivation - set allowed
+ *   derivation to [0, None]"); a multisig written with multi() and no checksum is Specter's
+ *   old format for sortedmulti() (specter-desktop commit 3a106578a, wallet.py: "Restore
+ *   sortedmulti old format migrate" rewrites such files' multi to sortedmulti).
  * - Bitcoin Core's listdescriptors result ({ wallet_name, descriptors: [{ desc, timestamp, active,
  *   internal, range }] }) or an importdescriptors request list: the active descriptors of one
  *   script type; the earliest timestamp is the suggested rescan start.
  */
 import type { Network } from '../bitcoin/networks';
+import { descriptorChecksum } from '../bitcoin/descriptor-checksum';
 import { importDescriptors, type DescriptorInput } from './descriptors';
 import { jsonObject, optionalString, tryJson, type JsonObject } from './json-input';
 import { shapeOf } from './shape';
@@ -34,12 +41,33 @@ function deviceLabels(o: JsonObject): string[] | undefined {
   });
 }
 
+const EXT_KEY_AT_ACCOUNT = /([xtyzuvYZUV]pub[1-9A-HJ-NP-Za-km-z]{100,112})(?=[,)])/g;
+
+/** Specter's account-level descriptor and old multi() as Specter means them (see the header). */
+function specterDescriptor(text: string, field: string, notes: string[]): string {
+  const [body = '', given] = text.trim().split('#');
+  const accountLevel = !body.includes('*') && new RegExp(EXT_KEY_AT_ACCOUNT.source).test(body);
+  const oldMulti = given === undefined && /(^|[(,])multi\(/.test(body);
+  if (!accountLevel && !oldMulti) return text;
+  if (given !== undefined && descriptorChecksum(body) !== given) {
+    throw new WalletImportError('checksum', field, `Provided checksum '${given}' does not match computed checksum '${descriptorChecksum(body)}'`);
+  }
+  let out = body;
+  if (accountLevel) out = out.replace(EXT_KEY_AT_ACCOUNT, '$1/0/*');
+  if (oldMulti) {
+    out = out.replace(/(^|[(,])multi\(/g, '$1sortedmulti(');
+    notes.push("Specter's multi() without a checksum is its old way of writing sortedmulti(): the keys are sorted in every address (BIP67), as Specter does.");
+  }
+  return out;
+}
+
 export function importSpecter(text: string, network: Network): WalletDescription {
   const o = jsonObject(text, 'Specter wallet file');
   const recvKey = typeof o['descriptor'] === 'string' ? 'descriptor' : 'recv_descriptor';
   const recv = optionalString(o, recvKey, recvKey);
   if (recv === undefined) throw new WalletImportError('invalid', 'descriptor', 'The Specter file has no descriptor.');
-  const inputs: DescriptorInput[] = [{ text: recv, field: recvKey, internal: false }];
+  const notes: string[] = [];
+  const inputs: DescriptorInput[] = [{ text: specterDescriptor(recv, recvKey, notes), field: recvKey, internal: false }];
   const change = optionalString(o, 'change_descriptor', 'change_descriptor');
   if (change !== undefined) inputs.push({ text: change, field: 'change_descriptor', internal: true });
   const height = o['blockheight'];
@@ -52,6 +80,7 @@ export function importSpecter(text: string, network: Network): WalletDescription
   }
   const name = optionalString(o, 'label', 'label') ?? optionalString(o, 'name', 'name') ?? '';
   const wallet = importDescriptors(inputs, network, { name: name.trim(), format: 'specter', quietChange: true, ...(birthday ? { birthday } : {}) });
+  wallet.warnings.push(...notes);
   const labels = deviceLabels(o);
   if (labels && labels.length === wallet.keys.length) wallet.keys = wallet.keys.map((k, i) => ({ ...k, label: labels[i]! }));
   return wallet;

@@ -132,10 +132,15 @@ export function findSecrets(text: string): Secret[] {
   const out: Secret[] = [];
   for (const m of text.matchAll(B58_RUN)) {
     const run = m[0];
+    // Only what can be a private key is decoded (a file of thousands of xpubs stays fast): every
+    // private extended key version above reads "?prv…" at 78 bytes, and a WIF starts with 5, 9
+    // (uncompressed), K, L or c (compressed).
     if (run.length >= 100 && run.length <= 115) {
+      if (run.slice(1, 4) !== 'prv') continue;
       const k = decodeExtKey(run);
       if (k?.private) out.push({ kind: 'extended private key', prefix: k.prefix, at: m.index });
     } else if (run.length >= 50 && run.length <= 53) {
+      if (!'59KLc'.includes(run[0]!)) continue;
       const d = decodeBase58Check(run, 34);
       if (d && (d[0] === 0x80 || d[0] === 0xef) && (d.length === 33 || (d.length === 34 && d[33] === 1))) {
         out.push({ kind: 'WIF private key', prefix: run.slice(0, 1), at: m.index });
@@ -153,7 +158,7 @@ export function refuseSecrets(text: string, field: string): void {
   throw new WalletImportError(
     'private-key',
     field,
-    `This contains ${what}. Spyglass only watches: it never takes private keys. Export the public key (xpub) or the public descriptor instead, and keep the private key offline.`,
+    `This contains ${what}. Spyglass only watches: it never takes private keys. Never type or paste a private key or seed into a computer that is online; keep it offline, and import the public key (xpub) or the public descriptor instead.`,
   );
 }
 

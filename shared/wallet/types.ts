@@ -7,6 +7,7 @@
  */
 import { AppError } from '../errors';
 import type { Network } from '../bitcoin/networks';
+import { LIMITS } from '../limits';
 
 /** Address kinds a watch-only wallet can be: four single-key, three multisig (BIP67-sorted or not). */
 export type ScriptType = 'p2pkh' | 'p2sh-p2wpkh' | 'p2wpkh' | 'p2tr' | 'p2sh' | 'p2sh-p2wsh' | 'p2wsh';
@@ -31,7 +32,7 @@ export const SCRIPT_TYPE_NAMES: Record<ScriptType, string> = {
 };
 
 /** Where an import came from. */
-export type ImportFormat = 'xpub' | 'descriptor' | 'sparrow' | 'caravan' | 'specter' | 'bsms' | 'coldcard' | 'core';
+export type ImportFormat = 'xpub' | 'descriptor' | 'sparrow' | 'caravan' | 'specter' | 'bsms' | 'coldcard' | 'core' | 'electrum' | 'coldcard-generic' | 'keystore-json';
 
 export const FORMAT_NAMES: Record<ImportFormat, string> = {
   xpub: 'an extended public key',
@@ -42,6 +43,9 @@ export const FORMAT_NAMES: Record<ImportFormat, string> = {
   bsms: 'a BSMS 1.0 descriptor record',
   coldcard: 'a Coldcard multisig setup file',
   core: "Bitcoin Core's listdescriptors output (JSON)",
+  electrum: 'an Electrum wallet file',
+  'coldcard-generic': "Coldcard's generic single-sig export (JSON)",
+  'keystore-json': 'a Cobo/Keystone single-sig key export (JSON)',
 };
 
 /** One cosigner (or the single key) of a wallet. */
@@ -60,7 +64,10 @@ export interface WalletKey {
 export type Birthday = { kind: 'height'; height: number } | { kind: 'time'; time: number };
 
 export interface WalletDescription {
+  /** What to call it: the name the input gave it, else one made up from its shape ("2-of-3 multisig"). */
   name: string;
+  /** The name the input itself gave the wallet (a file's name or label, Core's wallet_name); absent when it gave none. */
+  givenName?: string;
   network: Network['chain'];
   scriptType: ScriptType;
   /** Signatures needed (m); 1 for a single-key wallet. */
@@ -89,10 +96,13 @@ export type WalletErrorReason =
   | 'derivation' // a path that does not fit its key, or descriptors that are not one wallet
   | 'not-ranged' // a descriptor without /*: one address, not a wallet
   | 'address-mismatch' // a BSMS record's first address is not the descriptor's
-  | 'encrypted' // an encrypted BSMS record
+  | 'encrypted' // an encrypted BSMS record or Electrum wallet file
+  | 'database' // another program's own database file (SQLite, Berkeley DB wallet.dat…), or any binary file
+  | 'cosigner-key' // one cosigner's key for a multisig setup, not the wallet
   | 'unrecognized' // none of the formats
   | 'invalid' // malformed input of a recognized format (bad JSON field, bad key, Core's parse error)
-  | 'too-large';
+  | 'too-large' // over the size cap (shared/limits.ts)
+  | 'empty'; // nothing to import: blank, or only # comment lines
 
 /**
  * The error every import throws: an AppError('input.invalid') whose detail names the field at
@@ -109,5 +119,5 @@ export class WalletImportError extends AppError {
   }
 }
 
-/** Longest input accepted (1 MB: a 20-key multisig file is a few kB). */
-export const MAX_IMPORT_CHARS = 1024 * 1024;
+/** Longest input accepted (shared/limits.ts: wallet files). */
+export const MAX_IMPORT_CHARS = LIMITS.walletFile.chars;

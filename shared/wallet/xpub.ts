@@ -8,7 +8,7 @@
  * P2PKH (SLIP-132's reading of xpub/tpub) with a warning to check the first address.
  */
 import type { Network } from '../bitcoin/networks';
-import { decodeExtKey, parseFingerprint, parsePath, refuseSecrets, resolveOrigin, scriptTypeOfPath, type ExtKey } from './keys';
+import { decodeExtKey, formatPath, parseFingerprint, parsePath, refuseSecrets, resolveOrigin, scriptTypeOfPath, type ExtKey } from './keys';
 import { finishWallet } from './wallet';
 import { isMultisig, SCRIPT_TYPE_NAMES, SCRIPT_TYPES, WalletImportError, type ScriptType, type WalletDescription } from './types';
 
@@ -99,6 +99,14 @@ export function importExtendedKey(input: ExtendedKeyInput, network: Network): Wa
         'script-type',
         'xpub',
         `A ${ext.prefix} is one cosigner's key of a ${SCRIPT_TYPE_NAMES[ext.script!]} wallet, not a wallet by itself: import the multisig wallet's file or descriptor instead.`,
+      );
+    }
+    const byPath = path ? scriptTypeOfPath(path) : null;
+    if (byPath && isMultisig(byPath)) {
+      throw new WalletImportError(
+        'cosigner-key',
+        pathField,
+        `This key's path ${formatPath(path!)} is a multisig cosigner's (BIP48/BIP45): one cosigner's key, not a wallet by itself. Import the multisig wallet's file or descriptor instead, or choose a script type if this key really is a single-key wallet.`,
       );
     }
     ({ scriptType, source } = inferScriptType(ext, path));

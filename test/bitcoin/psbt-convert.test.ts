@@ -175,11 +175,12 @@ describe('convert: round trips and errors', () => {
     for (const p of v0) expect(converted(converted(p, 2), 0), p.slice(0, 40)).toBe(rewrite(p));
   });
 
-  it('version 2 → 0 → 2 gives it back whenever version 0 can hold it; otherwise the error says why', () => {
+  it('version 2 → 0 → 2 gives it back whenever version 0 holds it all; required locktimes become the nLockTime Core computes; only conflicting ones refuse', () => {
     const v2 = valid.filter((p) => parse(p).version === 2);
     expect(v2.length).toBeGreaterThanOrEqual(45);
     let back = 0;
     let refused = 0;
+    let noted = 0;
     for (const p of v2) {
       const m = parse(p);
       const r = convertPsbtBase64(p, 0);
@@ -187,11 +188,19 @@ describe('convert: round trips and errors', () => {
       const flags = (m.txModifiable ?? 0) !== 0;
       if (!r.ok) {
         refused++;
-        expect(locks || flags, r.message).toBe(true);
-        expect(r.message).toMatch(/^Cannot convert to PSBT version 0/);
+        // Core's ComputeTimeLock finds no locktime either.
+        expect(m.locktime, r.message).toBeNull();
+        expect(r.message).toMatch(/^Cannot convert to PSBT version 0: input .* requires a time-based locktime only .* so no locktime satisfies every input/);
         continue;
       }
-      expect(locks || flags).toBe(false);
+      // The version 0 PSBT describes the transaction Core builds from the version 2 one.
+      expect(txKey(r.base64)).toBe(txKey(p));
+      expect(parse(r.base64).unsignedTx!.locktime).toBe(m.locktime);
+      expect(r.notes.length > 0).toBe(locks || flags);
+      if (locks || flags) {
+        noted++;
+        continue;
+      }
       // Core writes the fallback locktime and every sequence explicitly; with them the trip is exact.
       const explicit = m.fallbackLocktime !== undefined && m.inputs.every((i) => i.hasSequence) && m.txModifiable === undefined;
       const trip = converted(r.base64, 2);
@@ -204,8 +213,10 @@ describe('convert: round trips and errors', () => {
         expect(a.inputs.map((i) => i.sequence)).toEqual(m.inputs.map((i) => i.sequence));
       }
     }
+    // Core's vectors with required locktimes (and modifiable flags) all have a version 0 form; conflicts: psbt-locktime.test.ts.
+    expect(noted).toBeGreaterThanOrEqual(10);
+    expect(refused).toBe(0);
     expect(back).toBeGreaterThanOrEqual(30);
-    expect(refused).toBeGreaterThanOrEqual(5);
   });
 
   it('unknown and proprietary fields of every map survive both ways', () => {
@@ -237,26 +248,26 @@ describe('convert: round trips and errors', () => {
     expect(convertPsbtBase64(b64(psbtV2(globalsV2(1, 1, [kv('06', '00')]), [inputV2()], [outputV2()])), 0).ok).toBe(true);
   });
 
-  it('errors: inputs requiring both kinds of locktime, required locktimes, modifiable flags, a PSBT Core cannot read', () => {
+  it('errors: inputs requiring conflicting locktimes, a PSBT Core cannot read; required locktimes and modifiable flags convert with notes', () => {
     const conflict = b64(psbtV2(globalsV2(2, 1), [inputV2([kv('11', u32(600_000_000))]), inputV2([kv('12', u32(100))], '22'.repeat(32))], [outputV2()]));
     expect(convertPsbtBase64(conflict, 0)).toEqual({
       ok: false,
       message:
-        'Cannot convert to PSBT version 0: input #0 requires a time-based locktime and input #1 a height-based one, so no locktime satisfies every input and the transaction cannot be built',
+        "Cannot convert to PSBT version 0: input #0 requires a time-based locktime only (PSBT_IN_REQUIRED_TIME_LOCKTIME) and input #1 a height-based one only (PSBT_IN_REQUIRED_HEIGHT_LOCKTIME); a transaction's nLockTime is either a time or a height, so no locktime satisfies every input (BIP370, Determining Lock Time)",
     });
     // Still a valid version 2 PSBT: converting to 2 rewrites it.
-    expect(convertPsbtBase64(conflict, 2)).toEqual({ ok: true, base64: conflict });
+    expect(convertPsbtBase64(conflict, 2)).toEqual({ ok: true, base64: conflict, notes: [] });
     const height = b64(psbtV2(globalsV2(1, 1, [kv('03', u32(7))]), [inputV2([kv('12', u32(800_000))])], [outputV2()]));
-    expect(convertPsbtBase64(height, 0)).toEqual({
-      ok: false,
-      message:
-        'Cannot convert to PSBT version 0 without losing information: input #0 requires a locktime (PSBT_IN_REQUIRED_TIME_LOCKTIME / PSBT_IN_REQUIRED_HEIGHT_LOCKTIME), which version 0 cannot carry: it would keep only the transaction\'s locktime 800000',
-    });
+    const heightV0 = convertPsbtBase64(height, 0);
+    expect(heightV0.ok && parse(heightV0.base64).unsignedTx!.locktime).toBe(800_000);
+    expect(heightV0.ok && heightV0.notes).toEqual([
+      "The inputs' required locktimes became the transaction's nLockTime 800000: input #0 requires a block height locktime: the largest, 800000 (input #0), per BIP370. Version 0 has no per-input locktime fields, so they are not kept.",
+    ]);
     const flags = b64(psbtV2(globalsV2(1, 1, [kv('06', '03')]), [inputV2()], [outputV2()]));
-    expect(convertPsbtBase64(flags, 0)).toEqual({
-      ok: false,
-      message: 'Cannot convert to PSBT version 0 without losing information: the transaction-modifiable flags (PSBT_GLOBAL_TX_MODIFIABLE: inputs modifiable, outputs modifiable) have no version 0 form',
-    });
+    const flagsV0 = convertPsbtBase64(flags, 0);
+    expect(flagsV0.ok && flagsV0.notes).toEqual([
+      "The transaction-modifiable flags (PSBT_GLOBAL_TX_MODIFIABLE: inputs modifiable, outputs modifiable) were dropped: a version 0 PSBT's transaction cannot be modified.",
+    ]);
     expect(convertPsbtBase64('cHNidP8', 2)).toEqual({ ok: false, message: 'TX decode failed invalid base64' });
     expect(convertPsbtBase64('cHNidP8=', 0)).toEqual({ ok: false, message: 'TX decode failed Separator is missing at the end of the global map: iostream error' });
     expect(convertPsbt(parse(flags), 1 as 0)).toEqual({ ok: false, message: 'The PSBT version can only be 2 or 0 (not 1)' });

@@ -1,13 +1,14 @@
 /**
- * The verification arithmetic (shared/bitcoin/psbt/ecc.ts, checker.ts) against @noble/curves as
- * the reference signer: ECDSA signatures (low and high S, compressed and uncompressed keys) verify
- * for their key and for no other key or hash; Schnorr signatures verify and any changed byte fails;
- * out-of-range values and points off the curve are refused.
+ * Signature checks through libsecp256k1 (shared/bitcoin/psbt/ecc.ts, checker.ts) against
+ * @noble/curves as the reference signer: ECDSA signatures (low and high S, compressed, uncompressed
+ * and hybrid keys) verify for their key and for no other key or hash; Schnorr signatures verify and
+ * any changed byte fails; out-of-range values and points off the curve are "does not verify", never
+ * an exception; taproot tweaks equal noble's point arithmetic.
  */
 import { describe, expect, it } from 'vitest';
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { ecdsaRecoverAll, N, pointKey, schnorrVerify, sqrtP } from '../../shared/bitcoin/psbt/ecc';
+import { derCompact, ecdsaVerify as verifyCompact, N, schnorrVerify, taprootTweak } from '../../shared/bitcoin/psbt/ecc';
 import { ecdsaVerify, forgetSignatureVerdicts } from '../../shared/bitcoin/psbt/checker';
 
 const big = (b: Uint8Array): bigint => BigInt('0x' + Buffer.from(b).toString('hex'));
@@ -25,7 +26,7 @@ function der(r: bigint, s: bigint): Uint8Array {
   return Uint8Array.from([0x30, 4 + rb.length + sb.length, 2, rb.length, ...rb, 2, sb.length, ...sb]);
 }
 
-describe('ECDSA by key recovery', () => {
+describe('ECDSA through libsecp256k1', () => {
   it('agrees with noble on 60 signatures: the signer’s key only, either S', () => {
     forgetSignatureVerdicts();
     for (let i = 0; i < 60; i++) {
@@ -45,22 +46,51 @@ describe('ECDSA by key recovery', () => {
     }
   });
 
-  it('refuses zero and out-of-range values and keys that are not points', () => {
+  it('refuses zero and out-of-range values and keys that are not points, without throwing', () => {
+    const priv = sha256(Uint8Array.of(9, 1));
     const msg = sha256(Uint8Array.of(9));
-    expect(ecdsaRecoverAll(msg, 0n, 1n).size).toBe(0);
-    expect(ecdsaRecoverAll(msg, 1n, N).size).toBe(0);
-    expect(pointKey(Uint8Array.of(2, ...new Uint8Array(32).fill(0xff)))).toBeNull();
-    expect(pointKey(Uint8Array.of(5, ...new Uint8Array(32).fill(1)))).toBeNull();
-    const g = secp256k1.getPublicKey(Uint8Array.of(...new Uint8Array(31), 1), false);
-    expect(pointKey(g)).toBe(pointKey(secp256k1.getPublicKey(Uint8Array.of(...new Uint8Array(31), 1), true)));
-    const offCurve = Uint8Array.from(g);
+    const sig = secp256k1.sign(msg, priv, { prehash: false, format: 'compact' });
+    const r = big(sig.subarray(0, 32));
+    const s = big(sig.subarray(32));
+    const pub = secp256k1.getPublicKey(priv, true);
+    const verifyRS = (m: Uint8Array, rr: bigint, ss: bigint, key: Uint8Array): boolean => ecdsaVerify(der(rr, ss), m, key);
+    expect(verifyRS(msg, r, s, pub)).toBe(true);
+    forgetSignatureVerdicts();
+    // Zero, n, and values of 33 significant bytes (r + n, s + n: Core's lax parse overflows).
+    for (const [rr, ss] of [[0n, s], [r, 0n], [r + N, s], [r, s + N], [N, s], [r, N]] as const) expect(verifyRS(msg, rr, ss, pub)).toBe(false);
+    expect(verifyCompact(msg, new Uint8Array(64), pub)).toBe(false);
+    expect(derCompact(der(r + N, s))).toBeNull();
+    expect(verifyRS(msg, r, s, Uint8Array.of(2, ...new Uint8Array(32).fill(0xff)))).toBe(false); // x ≥ p
+    expect(verifyRS(msg, r, s, Uint8Array.of(5, ...pub.subarray(1)))).toBe(false); // no such tag
+    expect(verifyRS(msg, r, s, pub.subarray(0, 32))).toBe(false);
+    const full = secp256k1.getPublicKey(priv, false);
+    expect(verifyRS(msg, r, s, full)).toBe(true);
+    const offCurve = Uint8Array.from(full);
     offCurve[64]! ^= 1;
-    expect(pointKey(offCurve)).toBeNull();
+    expect(verifyRS(msg, r, s, offCurve)).toBe(false);
+    // Hybrid keys (0x06 even y, 0x07 odd y) parse as libsecp256k1 parses them: the tag must match y.
+    const hybrid = Uint8Array.from(full);
+    hybrid[0] = 6 + (full[64]! & 1);
+    expect(verifyRS(msg, r, s, hybrid)).toBe(true);
+    hybrid[0] ^= 1;
+    expect(verifyRS(msg, r, s, hybrid)).toBe(false);
   });
+});
 
-  it('square roots', () => {
-    for (const x of [4n, 9n, 7n * 7n]) expect(sqrtP(x)! ** 2n % (2n ** 256n - 2n ** 32n - 977n)).toBe(x);
-    expect(sqrtP(3n)).toBeNull(); // 3 is not a square mod p (p ≡ 3 mod 4, -1 is not a square)
+describe('taproot output keys', () => {
+  it('equal lift_x(x) + t·G by noble for 40 keys and tweaks; a tweak ≥ n or a key off the curve is null', () => {
+    const Point = secp256k1.Point;
+    for (let i = 0; i < 40; i++) {
+      const x = schnorr.getPublicKey(sha256(Uint8Array.of(i, 11)));
+      const t = sha256(Uint8Array.of(i, 12));
+      const q = Point.fromBytes(Uint8Array.of(2, ...x)).add(Point.BASE.multiply(big(t) % N)).toAffine();
+      const got = taprootTweak(x, t)!;
+      expect(big(got.x)).toBe(q.x);
+      expect(got.odd).toBe((q.y & 1n) === 1n);
+    }
+    const x = schnorr.getPublicKey(sha256(Uint8Array.of(1)));
+    expect(taprootTweak(x, Uint8Array.from(Buffer.from(N.toString(16), 'hex')))).toBeNull();
+    expect(taprootTweak(new Uint8Array(32).fill(0xff), new Uint8Array(32))).toBeNull();
   });
 });
 

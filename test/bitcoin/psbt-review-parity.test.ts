@@ -102,7 +102,7 @@ describe('review parity: every valid recorded PSBT and its conversion', () => {
         seen.add(p);
         const version = (line.response.body as { result: { psbt_version: number } }).result.psbt_version;
         const other = convertPsbtBase64(p, version === 2 ? 0 : 2);
-        if (!other.ok) continue; // required locktimes or modifiable flags: no version 0 form
+        if (!other.ok) continue; // conflicting required locktimes: no version 0 form
         const [v2, v0] = version === 2 ? [p, other.base64] : [other.base64, p];
         expectSameReview(v2, v0, `${file}: ${line.name}`);
         compared++;

@@ -96,7 +96,8 @@ describe('psbt:review: every recorded decodepsbt case through the app', () => {
         expect(r.ok).toBe(false);
         if (r.ok) return;
         expect(r.error.code).toBe('input.invalid');
-        expect(r.error.message).toBe(body.error.message);
+        // Core's text as the message, or Spyglass's words first with Core's exact text as the detail (#28).
+        expect(r.error.detail?.core ?? r.error.message).toBe(body.error.message);
         expect(r.error.detail?.coreCode).toBe(body.error.code);
         return;
       }
@@ -161,7 +162,7 @@ describe('psbt:review: every recorded decodepsbt case through the app', () => {
     const bad = await dispatch('psbt:review', { psbt: '70736274zz', encoding: 'hex' });
     expect(!bad.ok && bad.error.message).toBe('The hex text has a character that is not a hex digit at position 9.');
     const big = await dispatch('psbt:review', { psbt: 'A'.repeat(20 * 1024 * 1024 + 4) });
-    expect(!big.ok && big.error.message).toContain('The PSBT is larger than 20 MB');
+    expect(!big.ok && big.error.message).toBe('Invalid request for psbt:review: psbt: This text is more than 20 MB; PSBTs are limited to 20 MB.');
     const none = await dispatch('psbt:review', {});
     expect(!none.ok && none.error.code).toBe('input.invalid');
     const cross = await dispatch('psbt:crosscheck', { psbt: paramOf('funded bech32 input') });
@@ -605,7 +606,7 @@ describe('review: errors are data, and big PSBTs are quick', () => {
     expect(reviewed).toBeGreaterThan(100);
   });
 
-  it('1000 inputs, each with its 10 kB previous transaction: parsed and reviewed in linear time (about 0.5 s; 5 s allowed on a loaded machine)', () => {
+  it('1000 inputs, each with its 10 kB previous transaction: parsed and reviewed in linear time (about 0.5 s of CPU; 5 s allowed)', () => {
     const inputs: NonNullable<Craft['inputs']> = [];
     const filler = Array.from({ length: 330 }, (_, k) => ({ value: 1000n + BigInt(k), script: THEM.script }));
     for (let i = 0; i < 1000; i++) {
@@ -616,11 +617,13 @@ describe('review: errors are data, and big PSBTs are quick', () => {
     const b64 = craft({ inputs, outputs: [{ value: 49_000_000n, script: THEM.script }] });
     const bytes = decodeBase64Core(b64)!;
     expect(bytes.length).toBeGreaterThan(10_000_000);
-    const t0 = performance.now();
+    // CPU time, not wall time: a busy machine delays the review but does not make it cost more
+    // (re-reading the 10 MB PSBT per input, the quadratic path, costs minutes).
+    const c0 = process.cpuUsage();
     const r = review(b64);
-    const ms = performance.now() - t0;
+    const c = process.cpuUsage(c0);
     expect(r.summary).toMatchObject({ inputCount: 1000, fee: 1_000_000n, vsize: 68_044 }); // weight 4 × 41043 + 2 + 1000 × 108
-    expect(ms).toBeLessThan(5000);
+    expect((c.user + c.system) / 1000).toBeLessThan(5000);
   });
 });
 

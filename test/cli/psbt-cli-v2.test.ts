@@ -144,8 +144,12 @@ describe('psbt convert', () => {
     expect(to0.stderr).toBe('');
     const out0 = to0.stdout.trimEnd().split('\n');
     expect(out0.slice(0, v0s.length)).toEqual(v0s.map((p) => `{"psbt":"${p}"}`));
-    expect(JSON.parse(out0[v0s.length]!)).toEqual({ error: (convertPsbtBase64(lockedParam, 0) as { message: string }).message });
-    expect(out0[v0s.length]).toMatch(/^\{"error":"Cannot convert to PSBT version 0 without losing information: input #0 requires a locktime/);
+    // Its required locktime becomes the version 0 transaction's nLockTime (BIP370), said in the notes.
+    const lockedV0 = convertPsbtBase64(lockedParam, 0) as { ok: true; base64: string; notes: string[] };
+    expect(lockedV0.ok).toBe(true);
+    expect(JSON.parse(out0[v0s.length]!)).toEqual({ psbt: lockedV0.base64, notes: lockedV0.notes });
+    // Core's vector requires time 1657048460 and height 10000 on its one input: both allowed, the height chosen.
+    expect(lockedV0.notes[0]).toMatch(/^The inputs' required locktimes became the transaction's nLockTime 10000: input #0 requires a block height locktime/);
     expect(out0[v0s.length + 1]).toBe('{"error":"TX decode failed invalid base64"}');
     expect(out0[v0s.length + 2]).toBe(`{"psbt":"${v0s[0]}"}`);
     expect(out0.length).toBe(v0s.length + 3);

@@ -37,9 +37,12 @@ describe('rescans that take time', () => {
       () => ({ ok: true }),
       (e: { code: number; message: string }) => ({ ok: false, code: e.code, message: e.message }),
     );
-    // Polled until the rescan has gone some way (the import itself derives the keys first).
+    // Polled until the rescan has gone some way (the import itself derives the keys first, which a
+    // busy machine makes slow: no count of polls, only the import's end stops the wait).
+    let settled = false;
+    void running.then(() => (settled = true));
     let info = await rpc.call<Info>('getwalletinfo', [], 'slow');
-    for (let i = 0; i < 100 && !(info.scanning && info.scanning.progress > 0); i++) {
+    while (!settled && !(info.scanning && info.scanning.progress > 0)) {
       await new Promise((r) => setTimeout(r, 20));
       info = await rpc.call<Info>('getwalletinfo', [], 'slow');
     }
@@ -64,7 +67,10 @@ describe('rescans that take time', () => {
     expect((await rpc.call<Info>('getwalletinfo', [], 'patient')).txcount).toBe(40);
     expect(await rpc.call('rescanblockchain', [30], 'patient')).toEqual({ start_height: 30, stop_height: 40 });
     const scan = rpc.call('rescanblockchain', [], 'patient').catch((e: { code: number; message: string }) => e);
-    await new Promise((r) => setTimeout(r, 100));
+    // aborted once it shows (not after a guessed time); its 40 blocks × 15 ms leave the abort ample room
+    let ended = false;
+    void scan.then(() => (ended = true));
+    while (!ended && (await rpc.call<Info>('getwalletinfo', [], 'patient')).scanning === false) await new Promise((r) => setTimeout(r, 10));
     expect(await rpc.call('abortrescan', [], 'patient')).toBe(true);
     expect(await scan).toMatchObject({ code: -1, message: 'Rescan aborted.' });
   });

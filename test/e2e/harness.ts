@@ -102,3 +102,11 @@ export async function startRig(opts: { autoDemo?: boolean; dataDir?: string; fak
     },
   };
 }
+
+/**
+ * The whole text of an element, exactly: a wallet name must not match the switcher's
+ * "name…" shown while a switch is still under way.
+ */
+export function exactText(text: string): RegExp {
+  return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}

@@ -5,7 +5,7 @@
  * real webcam takes.
  */
 import { writeFileSync } from 'node:fs';
-import { encodeQr, isDark } from '../../shared/qr/index';
+import { qrSymbol } from '../../renderer/src/lib/qr-svg';
 
 export function writeQrVideo(file: string, texts: readonly string[], opts: { size?: number; hold?: number; fps?: number } = {}): void {
   const size = opts.size ?? 480;
@@ -15,14 +15,14 @@ export function writeQrVideo(file: string, texts: readonly string[], opts: { siz
   const chroma = Buffer.alloc((size / 2) * (size / 2) * 2, 128);
   const frames: Buffer[] = [header];
   for (const text of texts) {
-    const m = encodeQr(text.toUpperCase(), { level: 'L' });
+    const m = qrSymbol(text.toUpperCase(), 'L');
     const modules = m.size + 8;
     const scale = Math.floor(size / modules);
     const offset = Math.floor((size - modules * scale) / 2) + 4 * scale;
     const y = Buffer.alloc(size * size, 255);
     for (let r = 0; r < m.size; r++) {
       for (let c = 0; c < m.size; c++) {
-        if (!isDark(m, r, c)) continue;
+        if (!m.modules[r * m.size + c]) continue;
         for (let dy = 0; dy < scale; dy++) y.fill(0, (offset + r * scale + dy) * size + offset + c * scale, (offset + r * scale + dy) * size + offset + (c + 1) * scale);
       }
     }

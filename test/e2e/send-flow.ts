@@ -96,14 +96,36 @@ export function defineSendFlow(start: () => Promise<SendNode>, shot: (name: stri
     expect(await tid('send-label').inputValue()).toBe('Coffee shop');
     await tid('send-fee-rate').fill('');
     await tid('send-fee-rate').fill('0');
+    // an error shows once its field is left (or Create pressed), not while it is typed
+    await expect.poll(() => tid('send-sum-incomplete').count()).toBe(1);
+    expect(await tid('send-fee-error').count()).toBe(0);
+    await tid('send-fee-rate').blur();
     await expect.poll(() => tid('send-fee-error').textContent()).toMatch(/above 0/);
     await tid('send-fee-rate').fill('2.5');
     await tid('send-sum-fee').waitFor();
     expect(await tid('send-sum-fee-rate').innerText()).toBe('2.5 sat/vB');
+    expect(await tid('send-fee-origin').innerText()).toBe('Typed by you');
+    // the selection named, with why it won
+    expect(await tid('send-sum-algorithm').innerText()).toMatch(/^(Branch and Bound|CoinGrinder|Single Random Draw|Largest first)$/);
+    expect(await tid('send-sum-why').innerText()).toMatch(/waste/i);
     await rig.screenshot(shot('compose'));
+    // what the summary shows, in order: the transaction Create builds
+    const summary = tid('send-summary');
+    const shown = {
+      txid: await summary.getAttribute('data-txid'),
+      fee: await summary.getAttribute('data-fee'),
+      inputs: await page.locator('[data-testid="send-sum-input"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-outpoint'))),
+      outputs: await page.locator('[data-testid="send-sum-output"]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-role'), e.getAttribute('data-address'), e.getAttribute('data-amount')])),
+    };
     await tid('send-create').click();
     await page.locator('[data-testid="draft"][data-status="unsigned"]').waitFor({ timeout: 60_000 });
     const draft = await ok<DraftView>('drafts:get', { id: draftId() });
+    expect(shown).toEqual({
+      txid: draft.unsignedTxid,
+      fee: draft.feeSats,
+      inputs: draft.inputs.map((i) => i.outpoint),
+      outputs: draft.outputs.map((o) => [o.role, o.address ?? '', o.amountSats]),
+    });
     expect(await tid('draft-build').getAttribute('data-node')).toBe(String(draft.build.nodeAvailable));
     if (draft.build.nodeAvailable) expect(await tid('draft-build').getAttribute('data-identical')).toBe('true');
     await rig.screenshot(shot('draft'));

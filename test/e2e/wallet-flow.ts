@@ -2,7 +2,9 @@
  * The user flows against a node, in Chromium (shared by core-node.e2e.test.ts against real Bitcoin
  * Core of both generations and wallet.e2e.test.ts against the devnet): "Connect your node" through the
  * form, then "Watch a wallet" — a Caravan 2-of-3 file and an extended public key imported as blank
- * watch-only wallets, the rescan finishing, a payment to the shown receive address seen pending, then
+ * watch-only wallets, the rescan finishing; Receive showing the same address on every visit, a label
+ * typed there on the node at once, Next address with the gap-limit warning past 20; a payment to the
+ * shown receive address moving Receive on and seen pending, then
  * confirmed, in the transactions and balances; then a wallet already on the node attached from the
  * list, and a name in use answered with "Attach this wallet instead"; a rescan left unfinished (its
  * record, as a node stop leaves it) shown as interrupted and run again from the notice.
@@ -15,6 +17,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { FILES, KEY_INPUTS, NODE } from '../wallet/vectors';
 import type { PayerNode } from '../support/payer-node';
+import { fillConnectForm } from './connect-form';
 import { startRig, type Rig } from './harness';
 
 /** A node with a wallet that pays and mines, and its index (test/support/payer-node.ts starts them). */
@@ -38,15 +41,7 @@ export function defineWalletFlow(start: () => Promise<FlowNode>, shot: (name: st
   });
 
   it('connect your node: the form, Test connection, Save and connect', async () => {
-    await page.goto(`${rig.web.bridge.origin}/#/connect`);
-    await tid('profile-form').waitFor();
-    await tid('form-name').fill('My node');
-    await tid('form-node-url').fill(node.rpcUrl);
-    await tid('form-auth-password').check();
-    await tid('form-rpc-user').fill(node.user);
-    await tid('form-password').fill(node.password);
-    await tid('form-wallet').fill(node.payer);
-    await tid('form-index-url').fill(node.indexUrl);
+    await fillConnectForm(page, rig.web.bridge.origin, { name: 'My node', rpcUrl: node.rpcUrl, user: node.user, password: node.password, wallet: node.payer, indexUrl: node.indexUrl });
     await tid('form-test').click();
     await tid('test-result-report').waitFor({ timeout: 60_000 });
     expect(await tid('test-result-chain').innerText()).toContain('regtest');
@@ -71,16 +66,52 @@ export function defineWalletFlow(start: () => Promise<FlowNode>, shot: (name: st
     expect(await node.rpc.call<{ private_keys_enabled: boolean }>('getwalletinfo', [], `vault-${suffix}`)).toMatchObject({ private_keys_enabled: false });
   });
 
-  it('receive to the shown address: pending, then confirmed, in Transactions and the balances', async () => {
+  it('receive like Sparrow: the same address on every visit, a typed label on the node and in the labels at once, Next address a fresh one', async () => {
     await tid('receive-address').waitFor();
     const address = await tid('receive-address').innerText();
     expect(address).toBe(NODE['caravan']!.node.receive['0-2'][0]);
+    await page.goto(`${rig.web.bridge.origin}/#/balances`);
+    await page.goto(`${rig.web.bridge.origin}/#/receive`);
+    await page.locator(`[data-testid="receive-address"][data-index="0"]`).waitFor();
+    expect(await tid('receive-address').innerText()).toBe(address);
+    // The label, saved as typed (Enter saves at once): the node's wallet has it, and so do this computer's labels.
+    await tid('receive-label').fill('Invoice 7');
+    await tid('receive-label').press('Enter');
+    await page.locator('[data-testid="receive-label-status"][data-state="saved"]').waitFor();
+    expect(await tid('receive-label-status').innerText()).toBe("Label saved on the node's wallet and on this computer.");
+    expect((await node.rpc.call<{ labels: string[] }>('getaddressinfo', [address], `vault-${suffix}`)).labels).toEqual(['Invoice 7']);
+    expect(await tid('receive-copy-uri').innerText()).toContain(`bitcoin:${address}?label=Invoice%207`);
+    await rig.screenshot(shot('receive-labelled'));
+    await page.goto(`${rig.web.bridge.origin}/#/address/${address}`);
+    await tid('label-text').waitFor();
+    expect(await tid('label-text').innerText()).toBe('Invoice 7');
+    expect(await tid('address-source').getAttribute('data-source')).toBe('node');
+    // Back on Receive: the same address, its label with it. Next address: a fresh one, without the label.
+    await page.goto(`${rig.web.bridge.origin}/#/receive`);
+    await page.locator(`[data-testid="receive-address"][data-index="0"]`).waitFor();
+    expect(await tid('receive-label').inputValue()).toBe('Invoice 7');
+    await tid('receive-next').click();
+    await page.locator(`[data-testid="receive-address"][data-index="1"]`).waitFor();
+    expect(await tid('receive-address').innerText()).toBe(NODE['caravan']!.node.receive['0-2'][1]);
+    expect(await tid('receive-label').inputValue()).toBe('');
+    expect(await tid('receive-gap-warning').count()).toBe(0);
+    expect((await node.rpc.call<{ ismine: boolean }>('getaddressinfo', [NODE['caravan']!.node.receive['0-2'][1]], `vault-${suffix}`)).ismine).toBe(true);
+  });
+
+  it('receive to the shown address: pending, then confirmed, in Transactions and the balances', async () => {
+    await page.goto(`${rig.web.bridge.origin}/#/receive`);
+    await page.locator(`[data-testid="receive-address"][data-index="1"]`).waitFor();
+    const address = await tid('receive-address').innerText();
     expect(await tid('receive-path').count()).toBe(3);
     await tid('receive-amount').fill('0.5');
     expect(await tid('receive-copy-uri').innerText()).toContain(`bitcoin:${address}?amount=0.5`);
     await rig.screenshot(shot('receive'));
     const txid = await node.rpc.call<string>('sendtoaddress', [address, 0.5], node.payer);
     await node.rpc.call('syncwithvalidationinterfacequeue');
+    // The shown address paid, still unconfirmed: Receive moves on to #2.
+    await page.reload();
+    await page.locator(`[data-testid="receive-address"][data-index="2"]`).waitFor();
+    expect(await tid('receive-address').innerText()).toBe(NODE['caravan']!.node.receive['0-2'][2]);
     await page.goto(`${rig.web.bridge.origin}/#/transactions`);
     const row = page.locator(`[data-testid="transaction-row"][data-txid="${txid}"]`);
     await row.waitFor({ timeout: 30_000 });
@@ -171,6 +202,16 @@ export function defineWalletFlow(start: () => Promise<FlowNode>, shot: (name: st
     const listed = await node.rpc.call<{ descriptors: Array<{ desc: string; internal: boolean }> }>('listdescriptors', [], `zpub-${suffix}`);
     const external = listed.descriptors.find((d) => !d.internal)!.desc;
     expect(await tid('receive-address').innerText()).toBe((await node.rpc.call<string[]>('deriveaddresses', [external, [0, 0]]))[0]);
+    // Next address 20 times: the 21st unused address in a row is past the gap limit, and the page says so.
+    for (let i = 1; i <= 20; i++) {
+      await tid('receive-next').click();
+      await page.locator(`[data-testid="receive-address"][data-index="${i}"]`).waitFor();
+      expect(await tid('receive-gap-warning').count()).toBe(i === 20 ? 1 : 0);
+    }
+    expect(await tid('receive-address').innerText()).toBe((await node.rpc.call<string[]>('deriveaddresses', [external, [20, 20]]))[0]);
+    expect(await tid('receive-gap-warning').getAttribute('data-unused')).toBe('21');
+    expect(await tid('receive-gap-warning').innerText()).toContain('21 unused addresses in a row from the first: past the gap limit of 20.');
+    await rig.screenshot(shot('receive-gap'));
   });
 
   it('use a wallet already on the node: the list marks each, Attach watches it', async () => {
@@ -178,10 +219,12 @@ export function defineWalletFlow(start: () => Promise<FlowNode>, shot: (name: st
     const vault = page.locator(`[data-testid="node-wallet"][data-name="vault-${suffix}"]`);
     await vault.waitFor({ timeout: 30_000 });
     expect(await vault.getAttribute('data-loaded')).toBe('true');
-    // The node's own wallet holds keys: marked, no Attach.
+    // The node's own wallet holds keys: marked, no Attach — only "Watch it anyway…" (the acknowledgement); not watched.
     const payer = page.locator(`[data-testid="node-wallet"][data-name="${node.payer}"]`);
-    expect(await payer.getByTestId('node-wallet-refused').innerText()).toBe('Holds private keys');
+    expect(await payer.getByTestId('node-wallet-kind').innerText()).toBe('Holds private keys');
+    expect(await payer.getAttribute('data-active')).toBe('false');
     expect(await payer.getByTestId('node-wallet-attach').count()).toBe(0);
+    expect(await payer.getByTestId('node-wallet-acknowledge').count()).toBe(1);
     await rig.screenshot(shot('node-wallets'));
     await vault.getByTestId('node-wallet-attach').click();
     await tid('receive-address').waitFor({ timeout: 60_000 });

@@ -59,7 +59,9 @@ describe.skipIf(skip !== null)(`watch-only tracking (Chromium e2e)${skip ? ` —
   it('refresh fills the balances table with what the index holds', async () => {
     const page = rig.page;
     await page.goto(`${rig.web.bridge.origin}/#/balances`);
-    await page.getByTestId('balances-refresh').first().click();
+    // The chain monitor may be refreshing already (Cancel shows in the button's place until it ends): on a
+    // loaded machine that took over 30 s once, so the button is waited for as long as the rows are.
+    await page.getByTestId('balances-refresh').first().click({ timeout: 120_000 });
     await page.waitForSelector('[data-testid="balances-row"]', { timeout: 60_000 });
     const o = await overview();
     expect(o.rows.length).toBeGreaterThan(20);

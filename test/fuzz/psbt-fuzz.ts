@@ -28,7 +28,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { convertPsbt, decodePsbt, decodePsbtJson, parsePsbt, serializePsbt, v0Obstacle } from '../../shared/bitcoin/psbt';
+import { convertPsbt, decodePsbt, decodePsbtJson, parsePsbt, serializePsbt, unsignedTxOf, v0Obstacle, type Psbt } from '../../shared/bitcoin/psbt';
+import { serializeTx } from '../../shared/bitcoin/tx';
 import { REGTEST } from '../../shared/bitcoin/networks';
 import { writeJson } from '../../shared/json';
 import { coreFileGroup, type CoreFile } from '../fixtures';
@@ -314,7 +315,7 @@ const KEY_TYPES = [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0
 
 type Mutation = (b: Uint8Array, r: Rng, ctx: MutationContext) => Uint8Array | undefined;
 
-interface MutationContext {
+export interface MutationContext {
   seeds: readonly Uint8Array[];
 }
 
@@ -342,7 +343,7 @@ function perturbedSize(r: Rng, v: number): number {
   }
 }
 
-const MUTATIONS: Record<string, Mutation> = {
+export const MUTATIONS: Record<string, Mutation> = {
   bitflip(b, r) {
     if (b.length === 0) return undefined;
     const o = b.slice();
@@ -507,10 +508,10 @@ const WEIGHTS: Record<string, number> = {
   swapPairs: 5, shuffleMap: 3, swapMaps: 4, dropPair: 5, dropMap: 3, keyType: 8, valueRandom: 8,
   valueResize: 10, splice: 3,
 };
-const WEIGHTED: string[] = MUTATION_NAMES.flatMap((n) => Array<string>(WEIGHTS[n] ?? 1).fill(n));
+export const WEIGHTED: string[] = MUTATION_NAMES.flatMap((n) => Array<string>(WEIGHTS[n] ?? 1).fill(n));
 
 /** Base64 text edits (what DecodeBase64 sees): characters, padding, length. */
-function mutateBase64(text: string, r: Rng): string {
+export function mutateBase64(text: string, r: Rng): string {
   const ALPHA = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=';
   const pos = r.int(text.length + 1);
   switch (r.int(6)) {
@@ -679,7 +680,11 @@ function checkOtherRoles(base64: string): string | undefined {
     if (!converted.ok) return `the PSBT converted to version ${to} does not read back: ${converted.message}`;
     const back = convertPsbt(converted.psbt, r.psbt.version);
     if (!back.ok) return `convert back to ${r.psbt.version} failed: ${back.message}`;
-    const lossless = r.psbt.version === 0 || (r.psbt.fallbackLocktime !== undefined && r.psbt.inputs.every((i) => i.hasSequence) && r.psbt.txModifiable === undefined);
+    const txHex = (p: Psbt): string => hex(serializeTx(unsignedTxOf(p)!, { witness: false }));
+    if (txHex(converted.psbt) !== txHex(r.psbt)) return `the PSBT converted to version ${to} describes another transaction`;
+    const lossless =
+      r.psbt.version === 0 ||
+      (r.psbt.fallbackLocktime !== undefined && r.psbt.inputs.every((i) => i.hasSequence && i.timeLocktime === undefined && i.heightLocktime === undefined) && r.psbt.txModifiable === undefined);
     if (lossless && hex(serializePsbt(back.psbt)) !== hex(written)) return `version ${r.psbt.version} → ${to} → ${r.psbt.version} does not give the PSBT back`;
     return undefined;
   } catch (e) {

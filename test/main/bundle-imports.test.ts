@@ -11,10 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { WorkerRunner } from '../../electron/main/psbt/runner';
+import { WorkerImportRunner } from '../../electron/main/watch/import-runner';
+import { WatchRepository } from '../../electron/main/store/watch';
+import { newProfile } from '../support/watch-data';
 import { openDatabase } from '../../electron/main/store/db';
-import { VerifyPool } from '../../electron/main/psbt/verify-pool';
-import { encodeBase64, exportSignatureVerdicts } from '../../shared/bitcoin/psbt';
-import { forgetSignatureVerdicts } from '../../shared/bitcoin/psbt/checker';
+import { encodeBase64 } from '../../shared/bitcoin/psbt';
+import { scanWorkerScriptBeside, WorkerScanRunner } from '../../electron/main/psbt/scan-runner';
+import { encodePsbtUr } from '../../electron/main/psbt/ur';
+import { parseUrPart } from '../../electron/main/psbt/ur-part';
+import { recordedPsbts } from '../support/ur-parts';
 import { multisigPsbts } from '../support/multisig-psbts';
 import { describe, expect, it } from 'vitest';
 import { ROOT, webBundleMissing } from '../support/web-process';
@@ -49,7 +54,8 @@ describe.skipIf(skip !== null)(`built main bundles under Node's ESM loader${skip
       expect(v2.version).toBe(2);
       const reply = await runner.run('review', { text: v2.base64, encoding: 'auto', profileId: null, nodeChain: 'regtest', nodeCoreVersion: null, nodeTip: null, reportHeight: null, offline: true, now: 1_800_000_000 });
       expect(reply.version).toBe(2);
-      expect(reply.review.inputs).toHaveLength(1000);
+      expect(reply.review.summary.inputCount).toBe(1000);
+      expect(reply.review.inputs).toHaveLength(200); // the first page (REVIEW_PAGE); the rest by psbt:review-page
       await expect(runner.run('convert', { text: 'garbage', encoding: 'auto', to: 0 })).rejects.toMatchObject({ code: 'input.invalid' });
     } finally {
       await runner.close();
@@ -57,24 +63,63 @@ describe.skipIf(skip !== null)(`built main bundles under Node's ESM loader${skip
     }
   });
 
-  it('the built worker is also the verify pool\'s helper: its verdicts arrive, and the worker finalizes a 120-input 2-of-3 with its pool', async () => {
+  it('the built import worker (import-worker.js, as index.js and web.js start it) writes labels on a real database, and refuses a bad line writing nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spyglass-built-import-'));
+    const dbFile = join(dir, 'spyglass.sqlite');
+    const db = openDatabase(dbFile);
+    const profileId = newProfile(db);
+    const runner = new WorkerImportRunner({ file: new URL('./import-worker.js', pathToFileURL(join(OUT, 'index.js'))) }, dbFile, { info() {}, warn() {}, error() {} } as never);
+    try {
+      const A = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
+      const done = await runner.run('labels', { profileId, chain: 'regtest', text: JSON.stringify({ type: 'addr', ref: A, label: 'rent' }), rule: 'replace', apply: true });
+      expect(done.written).toBe(1);
+      expect(new WatchRepository(db).getLabel(profileId, 'addr', A)?.label).toBe('rent');
+      const bad = await runner.run('add-addresses', { profileId, chain: 'regtest', text: `${A}\nnot-an-address` });
+      expect(bad.errors.map((e) => e.line)).toEqual([2]);
+      expect(new WatchRepository(db).listAddresses(profileId)).toEqual([]);
+    } finally {
+      await runner.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the built scan worker (scan-worker.js, as index.js and web.js start it) reads a real animated QR, fountain parts and frames lost', async () => {
+    const psbt = recordedPsbts().find((p) => p.length > 1500)!;
+    const { parts, seqLen } = encodePsbtUr(psbt, { maxFragmentLength: 100, fountainParts: 60 });
+    const scans = new WorkerScanRunner(scanWorkerScriptBeside(pathToFileURL(join(OUT, 'index.js')).href), { info() {}, warn() {}, error() {} } as never);
+    try {
+      let last = null as Awaited<ReturnType<typeof scans.scan>> | null;
+      for (const [i, p] of parts.entries()) {
+        if (i < seqLen && i % 4 === 1) continue;
+        last = await scans.scan('built', parseUrPart(p));
+        if (last.done) break;
+      }
+      expect(last?.done).toBe(true);
+      expect(Buffer.from(last!.psbt!, 'base64').equals(Buffer.from(psbt))).toBe(true);
+    } finally {
+      await scans.close();
+    }
+  });
+
+  it('the built worker finalizes a 120-input 2-of-3: libsecp256k1 (tiny-secp256k1, a package beside the bundle) checks its 240 signatures in the worker thread', async () => {
     const [a, b] = multisigPsbts(120);
     const psbts = [encodeBase64(a), encodeBase64(b)];
-    const pool = new VerifyPool({ href: pathToFileURL(join(OUT, 'psbt-worker.js')).href }, 1);
-    const dir = mkdtempSync(join(tmpdir(), 'spyglass-built-pool-'));
+    const dir = mkdtempSync(join(tmpdir(), 'spyglass-built-finalize-'));
     const dbFile = join(dir, 'spyglass.sqlite');
     openDatabase(dbFile).close();
     const runner = new WorkerRunner({ file: new URL('./psbt-worker.js', pathToFileURL(join(OUT, 'index.js'))) }, dbFile, { info() {}, warn() {}, error() {} } as never);
     try {
-      forgetSignatureVerdicts();
-      expect(await pool.preverify(psbts)).toBe(2);
-      expect(exportSignatureVerdicts().ecdsa).toHaveLength(240); // 120 of them from the built helper
       const c = await runner.run('send-combine', { psbts });
       const f = await runner.run('send-finalize', { psbt: c.combined });
       expect(f.complete).toBe(true);
       expect(f.refused).toEqual([]);
+      // One signature made wrong: the built worker refuses to finalize that input.
+      const bad = multisigPsbts(120, { corruptInput: 7 });
+      const c2 = await runner.run('send-combine', { psbts: bad.map((p) => encodeBase64(p)) });
+      const f2 = await runner.run('send-finalize', { psbt: c2.combined });
+      expect(f2.complete).toBe(false);
     } finally {
-      await pool.close();
       await runner.close();
       rmSync(dir, { recursive: true, force: true });
     }

@@ -85,7 +85,7 @@ describe('chain monitor', () => {
     const address = o.balances.address[2]!;
     const txid = await rpc.call<string>('sendtoaddress', [address, 0.0421], 'miner');
     await app.monitor.tick();
-    expect(notices).toEqual([{ kind: 'incoming', profileId: expect.any(String), txid, title: 'Incoming payment', body: expect.stringMatching(/^0\.04210000 BTC to .*, not yet confirmed$/) }]);
+    expect(notices).toEqual([{ kind: 'incoming', profileId: expect.any(String), wallet: 'watch', txid, title: 'Incoming payment', body: expect.stringMatching(/^0\.04210000 BTC to .*, not yet confirmed$/) }]);
     notices.length = 0;
     const miner = await rpc.call<string>('getnewaddress', [], 'miner');
     devnet.node.mine(1, devnet.node.scriptFor(miner));

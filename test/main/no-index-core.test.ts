@@ -13,7 +13,7 @@ describeWithBitcoind(
       const payer = await startCorePayer(node(), 101);
       const indexSynced = async (): Promise<void> => {
         const tip = await payer.rpc.call<string>('getbestblockhash');
-        await new Promise((r) => setTimeout(r, 500)); // a poll after the last mempool change (pollMs 100)
+        await payer.follower.follower.sync(); // a poll that starts after the last mempool change (not a wait for one)
         await payer.follower.follower.waitFor((s) => s.synced && s.hash === tip, 120_000);
       };
       return { ...payer, indexSynced };

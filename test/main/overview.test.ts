@@ -32,6 +32,9 @@ function reference(r: BalanceRow): BalanceRowView {
     receivedConfirmations: r.receivedConfirmations,
     receivedTxCount: r.receivedTxCount,
     balanceSats: r.balanceSats.toString(),
+    pendingTrustedSats: r.pendingTrustedSats === null ? null : r.pendingTrustedSats.toString(),
+    pendingUntrustedSats: r.pendingUntrustedSats === null ? null : r.pendingUntrustedSats.toString(),
+    pendingCount: r.pendingCount,
     utxoCount: r.utxoCount,
     minConfirmations: r.minConfirmations,
     lastActivityHeight: r.lastActivityHeight,
@@ -50,6 +53,10 @@ function expectSame(snapshotId: number): void {
   expect(got.totals).toEqual({
     receivedSats: shown.reduce((a, r) => a + (r.receivedSats ?? 0n), 0n).toString(),
     balanceSats: shown.reduce((a, r) => a + r.balanceSats, 0n).toString(),
+    pendingTrustedSats: shown.reduce((a, r) => a + (r.pendingTrustedSats ?? 0n), 0n).toString(),
+    pendingUntrustedSats: shown.reduce((a, r) => a + (r.pendingUntrustedSats ?? 0n), 0n).toString(),
+    trustedSats: shown.reduce((a, r) => a + r.balanceSats + (r.pendingTrustedSats ?? 0n), 0n).toString(),
+    pendingUnknown: shown.filter((r) => r.pendingTrustedSats === null).length,
     utxoCount: shown.reduce((a, r) => a + r.utxoCount, 0),
     addresses: shown.length,
   });
@@ -75,8 +82,8 @@ describe('OverviewQuery.balances', () => {
       index: tip(100),
       previousId: null,
       received: [
-        { address: A, amountSats: 150_000_000n, confirmations: 5, txids: [tx('1'), tx('2')], nodeLabel: 'rent', nodeUnspent: { hash: 'h1', sats: 150_000_000n, count: 2 } },
-        { address: B, amountSats: 0n, confirmations: 0, txids: [], nodeLabel: '', nodeUnspent: null },
+        { address: A, amountSats: 150_000_000n, confirmations: 5, txids: [tx('1'), tx('2')], nodeLabel: 'rent', nodeUnspent: { hash: 'h1', sats: 150_000_000n, count: 2, pending: [{ txid: tx('7'), vout: 2, amountSats: 20_000n, safe: true }, { txid: tx('8'), vout: 0, amountSats: 10_000_000n, safe: false }, { txid: tx('9'), vout: 1, amountSats: 5n, safe: false }] } },
+        { address: B, amountSats: 0n, confirmations: 0, txids: [], nodeLabel: '', nodeUnspent: { hash: 'h0', sats: 0n, count: 0, pending: [] } },
         { address: C, amountSats: 2_100_000_000_000_000n, confirmations: 1, txids: [tx('4')], nodeLabel: 'all of it', nodeUnspent: null },
       ],
       addresses: [
@@ -141,7 +148,7 @@ describe('OverviewQuery.balances', () => {
     repo.setHidden(profileId, [A], true);
     const hidden = q.balances(profileId, id, 101, counting, 'other');
     expect(hidden.balances.hidden).toEqual([true, false]);
-    expect(hidden.totals).toEqual({ receivedSats: '0', balanceSats: '0', utxoCount: 0, addresses: 1 });
+    expect(hidden.totals).toEqual({ receivedSats: '0', balanceSats: '0', pendingTrustedSats: '0', pendingUntrustedSats: '0', trustedSats: '0', pendingUnknown: 1, utxoCount: 0, addresses: 1 });
     // A write through another connection to the same file.
     const other = openDatabase(join(dir, 'spyglass.sqlite'));
     try {
@@ -154,6 +161,6 @@ describe('OverviewQuery.balances', () => {
 
   it('an empty snapshot has no rows and zero totals', () => {
     const id = repo.writeSnapshot(profileId, { takenAt: '2026-01-02T00:00:00.000Z', node: tip(1), index: tip(1), previousId: null, received: [], addresses: [] });
-    expect(new OverviewQuery(db).balances(profileId, id, 1, typeOf, 'test')).toEqual({ balances: emptyBalanceColumns(), totals: { receivedSats: '0', balanceSats: '0', utxoCount: 0, addresses: 0 } });
+    expect(new OverviewQuery(db).balances(profileId, id, 1, typeOf, 'test')).toEqual({ balances: emptyBalanceColumns(), totals: { receivedSats: '0', balanceSats: '0', pendingTrustedSats: '0', pendingUntrustedSats: '0', trustedSats: '0', pendingUnknown: 0, utxoCount: 0, addresses: 0 } });
   });
 });

@@ -102,6 +102,10 @@ describe('electron-builder configuration', () => {
     expect(packagedDependency('node_modules/better-sqlite3/deps/sqlite3/sqlite3.c')).toBe(false);
     expect(packagedDependency('node_modules/better-sqlite3/lib/index.js')).toBe(true);
     expect(packagedDependency('node_modules/keytar/lib/keytar.js')).toBe(true);
+    // libsecp256k1 as WebAssembly: a package beside the bundle (it reads its .wasm next to its module;
+    // Electron's fs reads it from the asar).
+    expect(packagedDependency('node_modules/tiny-secp256k1/lib/index.js')).toBe(true);
+    expect(packagedDependency('node_modules/tiny-secp256k1/lib/secp256k1.wasm')).toBe(true);
     expect(packaged('out/main/index.js')).toBe(true);
     expect(packaged('out/main/index.js.map')).toBe(false);
   });

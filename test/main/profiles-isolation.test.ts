@@ -1,6 +1,6 @@
 // Profiles are isolated (#18): "Save and connect" makes a profile active only when its connection
-// works (else the active one stays and the profile keeps why); a node whose wallet is missing or
-// ambiguous is refused at the test, not connected to fail every refresh; snapshots are numbered per
+// works (else the active one stays and the profile keeps why); a node whose named wallet is missing
+// is refused at the test, not connected to fail every refresh; with several and none named, none is watched; snapshots are numbered per
 // profile. Real services, SQLite file and two devnets over loopback.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,13 +56,14 @@ describe('profile isolation', () => {
     await dispatchOk(app, 'profiles:delete', { id: down });
   });
 
-  it('a node with several wallets and none chosen, or a wallet it has not loaded: refused at the test, with the field', async () => {
+  it('a node with several wallets and none chosen connects watching none, saying so; a wallet it has not loaded is refused at the test, with the field', async () => {
     await new TestRpc(b.rpcUrl, 'u', 'p').call('createwallet', ['second-wallet']);
     const none = await save(input(b, 'No wallet chosen', ''));
-    const r = await dispatchOk<{ connected: boolean; error: { code: string; message: string; detail?: Record<string, unknown> } | null }>(app, 'profiles:connect', { id: none });
-    expect(r.connected).toBe(false);
-    expect(r.error).toMatchObject({ code: 'rpc.wallet_not_specified', detail: { field: 'wallet' } });
-    expect(r.error?.message).toMatch(/wallets loaded .*"watch".*: choose which one Spyglass watches\.$/);
+    const r = await dispatchOk<{ connected: boolean; state: ConnectionState; error: unknown }>(app, 'profiles:connect', { id: none });
+    expect(r.connected).toBe(true);
+    expect(r.state.state === 'connected' && r.state.report.node.wallet).toBeNull();
+    expect(r.state.state === 'connected' && r.state.report.warnings.find((w) => w.code === 'no-wallet')?.message).toMatch(/wallets loaded \(.*"watch".*\)\. Choose a wallet/);
+    expect((await dispatchOk<{ connected: boolean }>(app, 'profiles:connect', { id: first })).connected).toBe(true);
     const missing = await save(input(b, 'Wrong wallet', 'nope'));
     const r2 = await dispatchOk<{ connected: boolean; error: { code: string } | null }>(app, 'profiles:connect', { id: missing });
     expect(r2.error?.code).toBe('rpc.wallet_not_found');

@@ -9,7 +9,7 @@ import { startDevnet, type Devnet } from '../../devnet/index';
 import type { SpyglassApp } from '../../electron/main/app';
 import { diffJson, inferNetwork } from '../../electron/main/psbt/service';
 import { formatBtc, parseBtc } from '../../shared/amounts';
-import type { AddressDetailView, PsbtCrosscheckReply, PsbtReviewReply, WatchOverview } from '../../shared/ipc/contract';
+import type { AddressDetailView, PsbtConvertReply, PsbtCrosscheckReply, PsbtReviewReply, WatchOverview } from '../../shared/ipc/contract';
 import { MAINNET, REGTEST } from '../../shared/bitcoin/networks';
 import { dispatchOk, startProfiledApp } from '../support/app';
 import { TestRpc } from '../support/rpc';
@@ -193,17 +193,17 @@ describe('psbt:review against the demo chain', () => {
       expect(r.coreError).toBeNull();
       expect(r.context.nodeCoreVersion).toBe(30);
 
-      // A version 2 PSBT still open to changes (modifiable flags, as @scure/btc-signer writes them)
-      // has no version 0 form: the cross-check says the node cannot read it, not that it disagrees.
+      // A version 2 PSBT still open to changes (modifiable flags, as @scure/btc-signer writes them):
+      // its version 0 form drops the flags (as HWI's convert_to_v0), so the node is asked about that.
       const tx = new Transaction();
       tx.addInput({ txid: coin.txid, index: coin.vout, witnessUtxo: { script: Buffer.from(coin.scriptPubKey, 'hex'), amount: parseBtc(String(coin.amount)) } });
       tx.addOutput({ script: Buffer.from(coin.scriptPubKey, 'hex'), amount: 1000n });
       const open = Buffer.from(tx.toPSBT(2)).toString('base64');
       const c2 = await okV30<PsbtCrosscheckReply>('psbt:crosscheck', { psbt: open });
-      expect(c2).toMatchObject({ agrees: false, nodeAvailable: false, differences: [], asked: null });
-      expect(c2.reason).toContain('reads only version 0 PSBTs, and this version 2 PSBT has no version 0 form');
-      const refused = await other.app.dispatch('psbt:convert', { psbt: open, to: 0 });
-      expect(refused.ok === false && refused.error.message).toContain('modifiable');
+      expect(c2).toMatchObject({ agrees: true, nodeAvailable: true, differences: [], asked: { version: 0, converted: true } });
+      const dropped = await okV30<PsbtConvertReply>('psbt:convert', { psbt: open, to: 0 });
+      expect(dropped.version).toBe(0);
+      expect(dropped.notes).toEqual([expect.stringMatching(/^The transaction-modifiable flags \(PSBT_GLOBAL_TX_MODIFIABLE: inputs modifiable, outputs modifiable\) were dropped/)]);
     } finally {
       await other.app.close();
       await v30.close();

@@ -4,7 +4,7 @@
  * cancellation, refused connections and TLS (a self-signed certificate made with openssl at test
  * time, in front of the devnet). Every error is checked for the password.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { startDevnet, type Devnet } from '../../devnet/index';
 import { FAULT_MODES, type FaultMode } from '../../devnet/faults';
 import { AppError, type ErrorCode } from '../../shared/errors';
+import { startRecordingProxy } from '../support/recording-proxy';
 import { RpcClient, readCookieFile, type RpcClientOptions, type RpcCredentials } from '../../electron/main/rpc/client';
 
 const USER = 'spyglass';
@@ -144,8 +145,34 @@ describe('calls', () => {
     // Amounts come back as JSON.parse gives them; no transformation.
     expect(typeof utxos[0]!.amount).toBe('number');
     expect(await c.call<number>('getblockcount', [], { wallet: false })).toBe(200);
-    // The same wallet method without the wallet path hits -19 (several wallets are loaded in demo).
-    await failsWith(c.call('listunspent', [], { wallet: false }), 'rpc.wallet_not_specified');
+    // The same wallet method without the wallet path is refused here, unsent.
+    const e = await failsWith(c.call('listunspent', [], { wallet: false }), 'rpc.wallet_not_specified');
+    expect(e.message).toMatch(/does not send listunspent .*choose a wallet/);
+  });
+
+  it('a wallet call is sent only to /wallet/<name>: with no wallet it is refused unsent, node calls go to /', async () => {
+    const proxy = await startRecordingProxy(demo.rpcUrl);
+    closers.push(() => proxy.close());
+    const none = client({ url: proxy.url });
+    expect(await none.call<number>('getblockcount')).toBe(200);
+    for (const m of ['listunspent', 'getwalletinfo', 'getnewaddress', 'listsinceblock', 'walletcreatefundedpsbt']) {
+      await failsWith(none.call(m), 'rpc.wallet_not_specified');
+    }
+    const batch = await failsWith(none.batch([{ method: 'getblockcount' }, { method: 'getaddressinfo', params: ['x'] }]), 'rpc.wallet_not_specified');
+    expect(batch.detail).toMatchObject({ method: 'getaddressinfo' });
+    expect(await none.call<string[]>('listwallets')).toContain('watch');
+    const named = client({ url: proxy.url, wallet: 'watch' });
+    await named.call('getwalletinfo');
+    await named.call('getwalletinfo', [], { wallet: 'miner' });
+    await named.batch([{ method: 'getaddressinfo', params: [(await named.call<Array<{ address: string }>>('listunspent'))[0]!.address] }]);
+    expect(proxy.calls).toEqual([
+      { path: '/', method: 'getblockcount' },
+      { path: '/', method: 'listwallets' },
+      { path: '/wallet/watch', method: 'getwalletinfo' },
+      { path: '/wallet/miner', method: 'getwalletinfo' },
+      { path: '/wallet/watch', method: 'listunspent' },
+      { path: '/wallet/watch', method: 'getaddressinfo' },
+    ]);
   });
 
   it('requests are JSON-RPC 2.0 POSTs with string ids, text/plain and basic auth', async () => {
@@ -282,19 +309,16 @@ describe('errors from the node', () => {
     expect(e.detail).toMatchObject({ coreCode: -18, wallet: 'nope' });
   });
 
-  it('no wallet loaded is -18; a second wallet created over RPC makes the node path -19', async () => {
+  it('a wallet that is not loaded is -18; a wallet call with no wallet named is refused unsent, whatever the node has loaded', async () => {
     const empty = await startDevnet({ rpcUser: USER, rpcPassword: PASSWORD });
     closers.push(() => empty.close());
     const node = client({}, empty);
-    const none = await failsWith(node.call('getnewaddress'), 'rpc.wallet_not_found');
-    expect(none.message).toContain('No wallet is loaded.');
+    const none = await failsWith(client({ wallet: 'first' }, empty).call('getnewaddress'), 'rpc.wallet_not_found');
+    expect(none.message).toContain('Requested wallet does not exist or is not loaded');
     expect(await node.call('createwallet', ['first'])).toEqual({ name: 'first' });
-    expect(await node.call<string>('getnewaddress')).toMatch(/^bcrt1/); // one wallet: path / uses it
+    // One wallet loaded: Core would answer at / from it, but the client never sends a wallet call there.
+    await failsWith(node.call('getnewaddress'), 'rpc.wallet_not_specified');
     expect(await node.call('createwallet', { wallet_name: 'second', disable_private_keys: true, blank: true })).toEqual({ name: 'second' });
-    const e = await failsWith(node.call('getnewaddress'), 'rpc.wallet_not_specified');
-    expect(e.message).toBe(
-      'Multiple wallets are loaded. Please select which wallet to use by requesting the RPC through the /wallet/<walletname> URI path. Several wallets are loaded: choose one in the profile.',
-    );
     expect(await node.call<string[]>('listwallets')).toEqual(['first', 'second']);
     expect(await client({ wallet: 'first' }, empty).call<string>('getnewaddress')).toMatch(/^bcrt1/);
   });
@@ -420,14 +444,34 @@ describe('warm-up (-28)', () => {
     expect(entryError(entry).code).toBe('rpc.warming_up');
   });
 
-  it('cancelling during the backoff is cancelled', async () => {
-    const c = client({ warmup: { attempts: 5, baseDelayMs: 2000 } });
+  it('cancelling during the backoff is cancelled at once', async () => {
+    // No clock: the backoff's own timer (7,777 ms, a delay nothing else uses) shows the client is
+    // waiting; the abort must then settle the call before the event loop's next turn, which a wait
+    // that ignored the signal (or noticed it only at the next attempt) cannot do.
+    const BACKOFF_MS = 7_777;
+    const c = client({ warmup: { attempts: 5, baseDelayMs: BACKOFF_MS } });
     demo.setFaults('rpc', { warmup: { message: 'Loading block index…' } });
-    const ac = new AbortController();
-    setTimeout(() => ac.abort(), 200);
-    const t0 = Date.now();
-    await failsWith(c.call('getblockcount', [], { signal: ac.signal }), 'cancelled');
-    expect(Date.now() - t0).toBeLessThan(1500);
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const ac = new AbortController();
+      let outcome: unknown = 'pending';
+      const call = c.call('getblockcount', [], { signal: ac.signal }).then(
+        () => 'answered',
+        (e: unknown) => e,
+      );
+      void call.then((o) => (outcome = o));
+      const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
+      while (!timers.mock.calls.some((args) => args[1] === BACKOFF_MS)) {
+        expect(outcome).toBe('pending');
+        await nextTurn();
+      }
+      ac.abort();
+      await nextTurn();
+      expect(outcome).toBeInstanceOf(AppError);
+      expect((outcome as AppError).code).toBe('cancelled');
+    } finally {
+      timers.mockRestore();
+    }
   });
 });
 
@@ -440,7 +484,8 @@ describe('timeouts and cancellation', () => {
     expect(e.detail).toMatchObject({ timeoutMs: 150 });
     await failsWith(client({ timeoutMs: 150 }).call('getblockcount'), 'net.timeout');
     await failsWith(client({ timeoutMs: 150 }).batch([{ method: 'getblockcount' }]), 'net.timeout');
-    expect(await client({ timeoutMs: 3000 }).call('getblockcount')).toBe(200);
+    // a limit above the latency answers; far above it, so a busy machine's slowness never counts as the node's
+    expect(await client({ timeoutMs: 30_000 }).call('getblockcount')).toBe(200);
     demo.setFaults('rpc', {});
   });
 

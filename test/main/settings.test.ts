@@ -60,14 +60,14 @@ describe('settings', () => {
     });
     const id = saved.profile.id;
     await app.dispatch('profiles:activate', { id });
-    expect((await dispatchOk<SettingsView>(app, 'settings:get')).profile).toEqual({ notifications: true, indexNoticeAcknowledged: '' });
-    expect((await dispatchOk<SettingsView>(app, 'settings:set', { profile: { notifications: false } })).profile).toEqual({ notifications: false, indexNoticeAcknowledged: '' });
+    expect((await dispatchOk<SettingsView>(app, 'settings:get')).profile).toEqual({ notifications: true, indexNoticeAcknowledged: '', keyWalletsAcknowledged: [] });
+    expect((await dispatchOk<SettingsView>(app, 'settings:set', { profile: { notifications: false } })).profile).toEqual({ notifications: false, indexNoticeAcknowledged: '', keyWalletsAcknowledged: [] });
     // The third-party index notice, acknowledged for one URL, is kept with the profile.
-    expect((await dispatchOk<SettingsView>(app, 'settings:set', { profile: { indexNoticeAcknowledged: 'https://index.example.com' } })).profile).toEqual({ notifications: false, indexNoticeAcknowledged: 'https://index.example.com' });
+    expect((await dispatchOk<SettingsView>(app, 'settings:set', { profile: { indexNoticeAcknowledged: 'https://index.example.com' } })).profile).toEqual({ notifications: false, indexNoticeAcknowledged: 'https://index.example.com', keyWalletsAcknowledged: [] });
     expect((await app.dispatch('settings:set', { profile: { indexNoticeAcknowledged: 7 } })).ok).toBe(false);
     await dispatchOk(app, 'profiles:delete', { id });
     const db = openDatabase(app.dbFile);
-    expect(new SettingsRepository(db).profile(id)).toEqual({ notifications: true, indexNoticeAcknowledged: '' });
+    expect(new SettingsRepository(db).profile(id)).toEqual({ notifications: true, indexNoticeAcknowledged: '', keyWalletsAcknowledged: [] });
     expect(db.prepare("SELECT count(*) AS n FROM settings WHERE key LIKE 'profile.%'").get()).toEqual({ n: 0 });
     db.close();
   });

@@ -78,6 +78,21 @@ describe('the transaction view against the node', () => {
     expect(tx.nodeBlock).toBeNull();
   });
 
+  it('a payment the index has not seen yet (just made on the node): shown from the node, said so, spenders unknown', async () => {
+    const nodeRpc = new TestRpc(node.rpcUrl, 'u', 'p');
+    const txid = await nodeRpc.call<string>('sendtoaddress', [await nodeRpc.call<string>('getnewaddress', [], 'miner'), 0.2], 'miner');
+    expect(await new TestRpc(other.rpcUrl, 'u', 'p').call<string[]>('getrawmempool')).not.toContain(txid); // the twin's index does not know it
+    const tx = await view(txid);
+    expect(tx).toMatchObject({ txid, source: 'node', confirmations: 0, blockHeight: null, nodeBlock: null });
+    expect(tx.merkle).toEqual({ checked: false, valid: false, root: null, message: 'Unconfirmed: not in a block yet.' });
+    const raw = await nodeRpc.call<{ vout: unknown[] }>('getrawtransaction', [txid, true]);
+    expect(tx.outputs).toHaveLength(raw.vout.length);
+    // Neither knows it: the index's "not found" stands.
+    await expect(dispatchOk(app, 'watch:transaction', { txid: 'ab'.repeat(32) })).rejects.toThrow(/^watch:transaction: index\.not_found /);
+    // A transaction the index knows is the index's.
+    expect((await view(coinbaseAt(other, 1))).source).toBe('index');
+  });
+
   it('a node that cannot be reached does not fail the view: the state says so', async () => {
     const height = node.node.chain.tipHeight() - 3;
     node.setFaults('rpc', { mode: 'http503' });

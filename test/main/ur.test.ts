@@ -1,13 +1,16 @@
 /**
  * electron/main/psbt/ur.ts: PSBTs as ur:crypto-psbt parts and the scanning session, round trips with lost frames
  * (fountain decoding), every refusal a camera can cause, the library's own decoder reading our parts, and the
- * whole path an air-gapped signer sees: parts → QR symbols (shared/qr) → pixels → jsqr → scanner → the PSBT.
+ * whole path an air-gapped signer sees: parts → QR symbols (the qrcode package, as the app draws them) → pixels → jsqr → scanner → the PSBT.
  */
 import { describe, expect, it } from 'vitest';
 import { UR, UREncoder, URDecoder } from '@ngraveio/bc-ur';
-import { encodeQr } from '../../shared/qr/encode';
-import { decodePsbtUr, encodePsbtUr, PsbtUrScanner, UrScanError, type UrScanErrorCode } from '../../electron/main/psbt/ur';
+import { qrSymbol } from '../../renderer/src/lib/qr-svg';
+import { decodePsbtUr, encodePsbtUr, psbtUrSequence, PsbtUrScanner, UrScanError, type UrScanErrorCode } from '../../electron/main/psbt/ur';
 import { decodeWithJsqr, rng } from '../qr/helpers';
+import { parseUrPart } from '../../electron/main/psbt/ur-part';
+import { MAX_QR_TEXT_CHARS, UR_MAX_MESSAGE_LENGTH, UR_MAX_SEQ_LEN } from '../../shared/limits';
+import { craftPart, ISSUE_FRAMES, recordedPsbts } from '../support/ur-parts';
 
 /** A PSBT-shaped message: the magic, then `length` seeded bytes (the UR layer does not parse the PSBT). */
 function fakePsbt(length: number, seed: number): Uint8Array {
@@ -53,6 +56,19 @@ describe('PSBT → UR parts', () => {
     expect(mixed.parts).toEqual(mixed.parts.map(() => libBig.nextPart().toUpperCase()));
   });
 
+  it('any part is made directly, in any order, equal to the library\'s part of that number (the paged animated QR)', () => {
+    const psbt = fakePsbt(20_000, 24);
+    const all = encodePsbtUr(psbt, { maxFragmentLength: 250, fountainParts: 90 });
+    const seq = psbtUrSequence(psbt, { maxFragmentLength: 250 });
+    expect(seq).toMatchObject({ kind: 'multi', seqLen: all.seqLen, fragmentLength: all.fragmentLength, messageLength: all.messageLength });
+    for (const k of [170, 0, 81, 169, 5, 80, 120, 5]) expect(seq.part(k), `part ${k}`).toBe(all.parts[k]);
+    expect(() => seq.part(-1)).toThrow(RangeError);
+    const single = psbtUrSequence(fakePsbt(100, 25));
+    expect(single.kind).toBe('single');
+    expect(single.part(0)).toBe(encodePsbtUr(fakePsbt(100, 25)).parts[0]);
+    expect(() => single.part(1)).toThrow(/only part 0/);
+  });
+
   it('a small PSBT is one single-part UR (a static QR); the threshold is the message length', () => {
     const psbt = fakePsbt(200, 2);
     const single = encodePsbtUr(psbt); // 205-byte PSBT → 207-byte message (CBOR: 58 CD, then the bytes) ≤ 250
@@ -69,7 +85,7 @@ describe('PSBT → UR parts', () => {
 
   it('the largest fragments still fit a QR symbol (version 40-L at most)', () => {
     for (const part of [...encodePsbtUr(fakePsbt(9000, 22), { maxFragmentLength: 2000 }).parts, ...encodePsbtUr(fakePsbt(1990, 23), { maxFragmentLength: 2000 }).parts]) {
-      expect(encodeQr(part, { level: 'L' }).version).toBeLessThanOrEqual(40);
+      expect(qrSymbol(part, 'L').version).toBeLessThanOrEqual(40);
     }
   });
 
@@ -183,13 +199,87 @@ describe('scanning UR parts back', () => {
   });
 });
 
+describe('untrusted frames: checked before any decoding, within the limits of shared/limits.ts', () => {
+  const parseRefusal = (text: string): [UrScanErrorCode, string] => {
+    try {
+      parseUrPart(text);
+    } catch (e) {
+      if (e instanceof UrScanError) return [e.code, e.message];
+      throw e;
+    }
+    throw new Error(`accepted: ${text.slice(0, 40)}`);
+  };
+
+  it('the limits follow from the largest PSBT the app accepts (15 MiB) and the shortest fragment (10 bytes)', () => {
+    expect(UR_MAX_MESSAGE_LENGTH).toBe(15 * 1024 * 1024 + 5);
+    expect(UR_MAX_SEQ_LEN).toBe(1_572_865);
+  });
+
+  it('the three frames of issue #27 are refused by the check, the decoder never sees them, and a real animated QR still scans', () => {
+    expect(parseRefusal(ISSUE_FRAMES[0])).toEqual(['too-large', 'This animated QR announces 4,294,967,295 parts; the largest PSBT Spyglass reads (15 MiB) needs at most 1,572,865, so this is not a PSBT to scan']);
+    expect(parseRefusal(ISSUE_FRAMES[1])).toEqual(['too-large', 'This animated QR announces 100,000,000 parts; the largest PSBT Spyglass reads (15 MiB) needs at most 1,572,865, so this is not a PSBT to scan']);
+    expect(parseRefusal(ISSUE_FRAMES[2])).toEqual(['corrupt', 'This UR part is damaged: 200,000 fragments of 10 bytes cannot carry a message of 1,000 bytes']);
+    const scanner = new PsbtUrScanner();
+    const psbt = recordedPsbts().find((p) => p.length > 600)!;
+    const { parts } = encodePsbtUr(psbt, { maxFragmentLength: 100, fountainParts: 4 });
+    scanner.receive(parts[0]!);
+    for (const frame of ISSUE_FRAMES) {
+      expect(refusal(scanner, frame)).not.toBe('other-message');
+      expect(scanner.partsDecoded, 'the refused frame never reached the fountain decoder').toBe(1);
+    }
+    for (const p of parts.slice(1)) scanner.receive(p);
+    expect(scanner.result()).toEqual(psbt);
+    // A fresh scanner: the frames first, then the whole QR.
+    const fresh = new PsbtUrScanner();
+    for (const frame of ISSUE_FRAMES) refusal(fresh, frame);
+    expect([fresh.partsDecoded, fresh.expected, fresh.progress]).toEqual([0, 0, 0]);
+    expect(decodePsbtUr(parts.slice(2)), 'two pure frames lost, the fountain parts stand in').toEqual(psbt);
+  });
+
+  it('refuses each inconsistent or oversized header with its own reason', () => {
+    const frag = new Uint8Array(10).fill(7);
+    const part = (over: Partial<Parameters<typeof craftPart>[0]>): string => craftPart({ seqNum: 1, seqLen: 3, messageLength: 30, checksum: 99, fragment: frag, ...over });
+    expect(parseRefusal(part({ seqLen: UR_MAX_SEQ_LEN + 1, messageLength: 10 * (UR_MAX_SEQ_LEN + 1) }))[0]).toBe('too-large');
+    expect(parseRefusal(part({ messageLength: UR_MAX_MESSAGE_LENGTH + 1, seqLen: Math.ceil((UR_MAX_MESSAGE_LENGTH + 1) / 10), seqNum: 1 }))).toEqual(['too-large', 'This animated QR announces a message of 15,728,646 bytes, more than the largest PSBT Spyglass reads (15 MiB)']);
+    expect(parseRefusal(part({ messageLength: 31 }))[1]).toBe('This UR part is damaged: 3 fragments of 10 bytes cannot carry a message of 31 bytes');
+    expect(parseRefusal(part({ seqLen: 5, messageLength: 15, fragment: new Uint8Array(3) }))[1]).toMatch(/5 fragments of 3 bytes/); // below the 10-byte minimum
+    expect(parseRefusal(part({ seqNum: 0 }))[0]).toBe('malformed');
+    expect(parseRefusal('ur:crypto-psbt/99999999999-3/' + part({}).split('/')[2])[0]).toBe('malformed');
+    expect(parseRefusal('ur:crypto-psbt/2-3/' + part({}).split('/')[2])).toEqual(['corrupt', 'This UR part is damaged: its body says part 1-3, its name 2-3']);
+    expect(parseRefusal(part({}).slice(0, -1))[1]).toMatch(/odd number of letters/);
+    expect(parseRefusal(part({}).slice(0, -2) + 'qq')[1]).toMatch(/^This UR part is damaged: "qq" \(letters \d+–\d+\) is no byteword$/);
+    expect(parseRefusal('u' + 'r'.repeat(MAX_QR_TEXT_CHARS))[0]).toBe('too-large');
+    expect(parseRefusal('ur:crypto-psbt/1-3/' + 'ae'.repeat(2000))[0]).toBe('corrupt');
+    // One part mid-scan with another fragment length is another message.
+    const s = new PsbtUrScanner();
+    s.receive(part({}));
+    expect(refusal(s, craftPart({ seqNum: 2, seqLen: 3, messageLength: 30, checksum: 99, fragment: new Uint8Array(16) }))).toBe('corrupt');
+    expect(refusal(s, craftPart({ seqNum: 2, seqLen: 3, messageLength: 30, checksum: 99, fragment: new Uint8Array(11) }))).toBe('other-message');
+    expect(refusal(s, craftPart({ seqNum: 2, seqLen: 2, messageLength: 20, checksum: 99, fragment: frag }))).toBe('other-message');
+    expect(s.partsDecoded).toBe(1);
+  });
+
+  it('a consistent mixed part of the largest animated QR is decoded with work bounded by its size', () => {
+    const scanner = new PsbtUrScanner();
+    const big = craftPart({ seqNum: UR_MAX_SEQ_LEN + 12345, seqLen: UR_MAX_SEQ_LEN, messageLength: UR_MAX_MESSAGE_LENGTH, checksum: 42, fragment: new Uint8Array(10) });
+    for (let k = 0; k < 3; k++) {
+      const r = scanner.receive(big.replace(`${UR_MAX_SEQ_LEN + 12345}-`, `${UR_MAX_SEQ_LEN + 12345}-`));
+      expect(r.expected).toBe(UR_MAX_SEQ_LEN);
+    }
+    expect(scanner.partsDecoded).toBe(1); // the same part again is a duplicate
+    for (let n = 1; n <= 20; n++) scanner.receive(craftPart({ seqNum: UR_MAX_SEQ_LEN + n, seqLen: UR_MAX_SEQ_LEN, messageLength: UR_MAX_MESSAGE_LENGTH, checksum: 42, fragment: new Uint8Array(10) }));
+    expect(scanner.partsDecoded).toBe(21);
+    expect(scanner.complete).toBe(false);
+  });
+});
+
 describe('end to end: UR parts as QR symbols, read by a QR decoder, scanned back', () => {
   it('every frame of an animated PSBT QR decodes with jsqr and the scanner rebuilds the PSBT', () => {
     const psbt = fakePsbt(2500, 15);
     const { parts } = encodePsbtUr(psbt, { maxFragmentLength: 250, fountainParts: 2 });
     const scanner = new PsbtUrScanner();
     for (const part of parts) {
-      const m = encodeQr(part, { level: 'L' });
+      const m = qrSymbol(part, 'L');
       const read = decodeWithJsqr(m, 2);
       expect(read?.text, `frame ${part.slice(0, 24)}`).toBe(part);
       scanner.receive(read!.text);

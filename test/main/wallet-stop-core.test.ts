@@ -33,8 +33,10 @@ describeWithBitcoind(
     it('the import says the rescan was interrupted, and its record stays for "Run the rescan again"', async () => {
       const { rpc, url, user, password } = node();
       await rpc.call('createwallet', ['payer']);
-      // Enough blocks paying the imported wallet for a rescan that lasts seconds (Core skips unrelated blocks fast).
-      for (let i = 0; i < 8; i++) await rpc.call('generatetoaddress', [250, NODE['sparrow']!.node.receive['0-2'][0]]);
+      // Enough blocks paying the imported wallet for a rescan that lasts seconds (Core skips unrelated blocks fast):
+      // 6,000, so that the stop sent once the rescan shows reaches it before it ends, on a quiet machine too
+      // (2,000 were rescanned by Core 30.99 before its stop in one clean CI run).
+      for (let i = 0; i < 24; i++) await rpc.call('generatetoaddress', [250, NODE['sparrow']!.node.receive['0-2'][0]]);
       const follower = await startFollower({ url, user, password, pollMs: 100, log: () => undefined });
       closeFollower = () => follower.close();
       await follower.follower.waitFor((s) => s.synced, 180_000);

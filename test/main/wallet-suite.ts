@@ -3,7 +3,9 @@
  * (wallet-devnet.test.ts) or real Bitcoin Core of both generations (wallet-core.test.ts, under
  * `npm run test:core`). A Caravan 2-of-3 file and a zpub-style key are previewed, imported as blank
  * watch-only wallets (createwallet, importdescriptors, rescan), receive addresses are handed out and
- * checked against Core's own derivation, a payment to one shows pending then confirmed in the wallet's
+ * checked against Core's own derivation — the same one on every visit until it is paid (unconfirmed
+ * or confirmed), Next address with the gap past 20, a label typed on Receive on the node and in the
+ * BIP329 export at once — a payment to one shows pending then confirmed in the wallet's
  * history and balances; bad input leaves the node as it was. Attaching to a wallet the node already
  * has (loaded, or only on disk: loaded for it), refusing wallets with private keys or without
  * descriptors; a name in use offering the attach; a rescan left unfinished (its record left behind, as a
@@ -15,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SpyglassApp } from '../../electron/main/app';
-import type { NodeWalletsView, ReceiveAddressView, WalletAttachResult, WalletHistoryView, WalletImportResult, WalletPreview, WalletRescanStatus, WalletScanProgress } from '../../shared/ipc/contract';
+import type { AddressDetailView, NodeWalletsView, ReceiveAddressView, ReceiveLabelResult, WalletAttachResult, WalletHistoryView, WalletImportResult, WalletPreview, WalletRescanStatus, WalletScanProgress } from '../../shared/ipc/contract';
 import type { IpcError } from '../../shared/errors';
 import { dispatchOk } from '../support/app';
 import type { PayerNode } from '../support/payer-node';
@@ -54,6 +56,9 @@ export function defineWalletSuite(start: () => Promise<WalletTarget>): void {
       expect(p).toMatchObject({ format: 'caravan', threshold: 2, scriptType: NODE['caravan']!.scriptType, external: NODE['caravan']!.external, internal: NODE['caravan']!.internal });
       expect(p.keys).toHaveLength(3);
       expect(p.firstAddresses.map((a) => a.address)).toEqual(NODE['caravan']!.node.receive['0-2']);
+      // The name the file carries (the default wallet name); a bare key carries none.
+      expect(p.givenName).toBe('Caravan vault');
+      expect((await dispatchOk<WalletPreview>(app, 'wallet:preview', { text: NODE['caravan']!.external })).givenName).toBeNull();
     });
 
     it('bad input leaves the node as it was: a private key, a wrong checksum, a name in use', async () => {
@@ -89,19 +94,51 @@ export function defineWalletSuite(start: () => Promise<WalletTarget>): void {
       expect(scans.at(-1)).toMatchObject({ walletName: vault.walletName, scanning: false, progress: 1 });
     });
 
+    const failure = async (channel: string, req: object): Promise<IpcError> => {
+      const r = await app.dispatch(channel, req);
+      expect(r.ok, JSON.stringify(r)).toBe(false);
+      return (r as { ok: false; error: IpcError }).error;
+    };
     let first: ReceiveAddressView;
-    it('receive: the node’s next address, the one Core derives at index 0, with every cosigner’s path; then index 1', async () => {
-      first = await dispatchOk<ReceiveAddressView>(app, 'wallet:receive', { label: 'Invoice 7' });
-      expect(first).toMatchObject({ address: NODE['caravan']!.node.receive['0-2'][0], index: 0, used: false, label: 'Invoice 7', source: 'node' });
+    const receive = (): Promise<ReceiveAddressView> => dispatchOk<ReceiveAddressView>(app, 'wallet:receive', {});
+    const nextAddress = (): Promise<ReceiveAddressView> => dispatchOk<ReceiveAddressView>(app, 'wallet:next-address', {});
+    it('receive: the address Core derives at index 0, with every cosigner’s path; a second visit shows the same one', async () => {
+      first = await receive();
+      expect(first).toMatchObject({ address: NODE['caravan']!.node.receive['0-2'][0], index: 0, used: false, label: '', source: 'node', gap: { unusedInARow: 1, limit: 20, lastUsedIndex: null } });
       expect(first.paths).toHaveLength(3);
       for (const p of first.paths) expect(p.path).toMatch(/\/0\/0$/);
-      const second = await dispatchOk<ReceiveAddressView>(app, 'wallet:receive', { label: '' });
-      expect(second).toMatchObject({ address: NODE['caravan']!.node.receive['0-2'][1], index: 1 });
+      expect(await receive()).toEqual(first);
+      // Handed out: in the node wallet's address book (listed with include_empty) and watched here as a node address.
+      const listed = await t.rpc.call<Array<{ address: string }>>('listreceivedbyaddress', [0, true], vault.walletName);
+      expect(listed.map((r) => r.address)).toContain(first.address);
+      const page = await dispatchOk<AddressDetailView>(app, 'watch:address', { address: first.address });
+      expect(page).toMatchObject({ address: first.address, source: 'node', label: null });
     });
 
-    it('a payment to it: pending, then confirmed, in the history and the balances', async () => {
+    it('a label typed on Receive: on the node at once (getaddressinfo), in the BIP329 export, on the address page, and back with the address', async () => {
+      const r = await dispatchOk<ReceiveLabelResult>(app, 'wallet:receive-label', { address: first.address, label: 'Invoice 7' });
+      expect(r).toEqual({ address: first.address, label: 'Invoice 7', node: 'saved', message: "Label saved on the node's wallet and on this computer." });
+      expect((await t.rpc.call<{ labels: string[] }>('getaddressinfo', [first.address], vault.walletName)).labels).toEqual(['Invoice 7']);
+      const exported = await dispatchOk<{ text: string }>(app, 'labels:export', {});
+      expect(exported.text.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toContainEqual({ type: 'addr', ref: first.address, label: 'Invoice 7' });
+      expect((await dispatchOk<AddressDetailView>(app, 'watch:address', { address: first.address })).label).toBe('Invoice 7');
+      expect(await receive()).toMatchObject({ address: first.address, label: 'Invoice 7' });
+    });
+
+    it('labelling refuses an address Receive did not hand out, and Core’s reserved "*", saving nothing', async () => {
+      const notHanded = NODE['caravan']!.node.receive['0-2'][2]!;
+      const e = await failure('wallet:receive-label', { address: notHanded, label: 'x' });
+      expect(e).toMatchObject({ code: 'input.invalid', message: `${notHanded} is not a receive address this wallet handed out: open Receive to get one.` });
+      const star = await failure('wallet:receive-label', { address: first.address, label: '*' });
+      expect(star.message).toBe('Bitcoin Core reserves "*" (it means every label): choose another label.');
+      expect((await t.rpc.call<{ labels: string[] }>('getaddressinfo', [first.address], vault.walletName)).labels).toEqual(['Invoice 7']);
+    });
+
+    it('a payment to it, still unconfirmed: the next visit to Receive gives a new address; pending, then confirmed, in the history and the balances', async () => {
       const txid = await t.rpc.call<string>('sendtoaddress', [first.address, 0.25], t.payer);
       await t.rpc.call('syncwithvalidationinterfacequeue'); // the watch-only wallet has seen it
+      const fresh = await receive();
+      expect(fresh).toMatchObject({ address: NODE['caravan']!.node.receive['0-2'][1], index: 1, label: '', gap: { unusedInARow: 1, lastUsedIndex: 0 } });
       const pending = await dispatchOk<WalletHistoryView>(app, 'wallet:history');
       expect(pending.rows[0]).toMatchObject({ txid, category: 'receive', amountSats: '25000000', confirmations: 0, label: 'Invoice 7', runningSats: '25000000' });
       expect(pending.balance).toMatchObject({ confirmedSats: '0', pendingSats: '25000000' });
@@ -109,22 +146,44 @@ export function defineWalletSuite(start: () => Promise<WalletTarget>): void {
       const confirmed = await dispatchOk<WalletHistoryView>(app, 'wallet:history');
       expect(confirmed.rows[0]).toMatchObject({ txid, confirmations: 1 });
       expect(confirmed.balance).toMatchObject({ confirmedSats: '25000000', pendingSats: '0' });
+      expect(await receive()).toEqual(fresh);
+    });
+
+    it('a confirmed payment to the shown address: Receive moves on to the next one', async () => {
+      const shown = await receive();
+      await t.rpc.call<string>('sendtoaddress', [shown.address, 0.01], t.payer);
+      await t.mine(1);
+      await t.rpc.call('syncwithvalidationinterfacequeue');
+      expect(await receive()).toMatchObject({ index: shown.index + 1, gap: { unusedInARow: 1, lastUsedIndex: shown.index } });
+    });
+
+    it('Next address: a different, unused address each time, watched by the node; past 20 unused in a row, the gap says so', async () => {
+      const start = await receive();
+      const seen = new Set([start.address]);
+      let a = start;
+      for (let k = 1; k <= 20; k++) {
+        a = await nextAddress();
+        expect(seen.has(a.address)).toBe(false);
+        seen.add(a.address);
+        expect(a).toMatchObject({ index: start.index + k, gap: { unusedInARow: 1 + k, limit: 20, lastUsedIndex: start.index - 1 } });
+      }
+      // The 20th in a row is the last a restoring wallet finds; the 21st is past the gap limit.
+      expect(a.gap.unusedInARow).toBe(21);
+      const info = await t.rpc.call<{ ismine: boolean; labels: string[] }>('getaddressinfo', [a.address], vault.walletName);
+      expect(info).toMatchObject({ ismine: true, labels: [''] });
+      // Receive stays on the last one handed out.
+      expect(await receive()).toEqual(a);
     });
 
     it('an extended public key (vpub): imported, its first address Core’s', async () => {
       const r = await dispatchOk<WalletImportResult>(app, 'wallet:import', { text: KEY_INPUTS.vpub.xpub, fingerprint: KEY_INPUTS.vpub.fingerprint, path: KEY_INPUTS.vpub.path, walletName: `zpub-${suffix}`, rescan: { from: 'now' } });
-      const addr = await dispatchOk<ReceiveAddressView>(app, 'wallet:receive', { label: '' });
+      const addr = await dispatchOk<ReceiveAddressView>(app, 'wallet:receive', {});
       const listed = await t.rpc.call<{ descriptors: Array<{ desc: string; internal: boolean }> }>('listdescriptors', [], r.walletName);
       const external = listed.descriptors.find((d) => !d.internal)!.desc;
       expect(addr.address).toBe((await t.rpc.call<string[]>('deriveaddresses', [external, [0, 0]]))[0]);
       expect(addr.paths).toEqual([{ fingerprint: 'a74008ce', path: "m/84h/1h/0h/0/0" }]);
     });
 
-    const failure = async (channel: string, req: object): Promise<IpcError> => {
-      const r = await app.dispatch(channel, req);
-      expect(r.ok, JSON.stringify(r)).toBe(false);
-      return (r as { ok: false; error: IpcError }).error;
-    };
     const activeWallet = (): string | null => {
       const s = app.services.connectionState();
       return s.state === 'connected' ? s.report.node.wallet : null;
@@ -174,7 +233,7 @@ export function defineWalletSuite(start: () => Promise<WalletTarget>): void {
       expect(a).toMatchObject({ walletName: `disk-${suffix}`, loaded: true, external: NODE['sparrow']!.external, internal: NODE['sparrow']!.internal, threshold: 2, keys: 3 });
       expect(await t.rpc.call<string[]>('listwallets')).toContain(`disk-${suffix}`);
       expect(activeWallet()).toBe(`disk-${suffix}`);
-      const addr = await dispatchOk<ReceiveAddressView>(app, 'wallet:receive', { label: 'attached' });
+      const addr = await dispatchOk<ReceiveAddressView>(app, 'wallet:receive', {});
       expect(addr).toMatchObject({ address: NODE['sparrow']!.node.receive['0-2'][0], index: 0 });
       expect(addr.paths).toHaveLength(3);
       const v = await dispatchOk<NodeWalletsView>(app, 'wallet:node-wallets');

@@ -102,8 +102,9 @@ describe('watch channels', () => {
     expect(tx.blockTime).toBe(block.time);
     expect(tx.outputs.some((out) => out.address === row.address && out.watched)).toBe(true);
     if (!tx.coinbase) {
-      const inSum = tx.inputs.reduce((a, i) => a + BigInt(i.amountSats), 0n);
-      const outSum = tx.outputs.reduce((a, i) => a + BigInt(i.amountSats), 0n);
+      // The index knows every input's amount: none is unknown here.
+      const inSum = tx.inputs.reduce((a, i) => a + BigInt(i.amountSats!), 0n);
+      const outSum = tx.outputs.reduce((a, i) => a + BigInt(i.amountSats!), 0n);
       expect(BigInt(tx.feeSats!)).toBe(inSum - outSum);
     }
     // Spenders: the UTXO's output is unspent; every output lists what the chain says spends it.

@@ -35,7 +35,15 @@ function firstSnapshot(over: Partial<NewSnapshot> = {}): NewSnapshot {
     index: tip(100),
     previousId: null,
     received: [
-      { address: A, amountSats: 150_000_000n, confirmations: 5, txids: [tx('1'), tx('2')], nodeLabel: 'rent', nodeUnspent: { hash: 'h1', sats: 150_000_000n, count: 2 } },
+      {
+        address: A,
+        amountSats: 150_000_000n,
+        confirmations: 5,
+        txids: [tx('1'), tx('2')],
+        nodeLabel: 'rent',
+        // Pending: our own change (safe) and a payment from others, both unconfirmed.
+        nodeUnspent: { hash: 'h1', sats: 150_000_000n, count: 2, pending: [{ txid: tx('8'), vout: 1, amountSats: 30_000n, safe: true }, { txid: tx('9'), vout: 0, amountSats: 10_000_000n, safe: false }] },
+      },
       { address: B, amountSats: 0n, confirmations: 0, txids: [], nodeLabel: '', nodeUnspent: null },
     ],
     addresses: [
@@ -119,7 +127,7 @@ describe('schema 20', () => {
         .all()
         .map((r) => r.detail)
         .join(' | ');
-    expect(plan("SELECT * FROM snapshots WHERE profile_id = 'p' AND status IN ('ok', 'partial') ORDER BY id DESC LIMIT 1")).toMatch(/USING (COVERING )?INDEX snapshots_profile/);
+    expect(plan("SELECT * FROM snapshots WHERE profile_id = 'p' AND node_wallet = 'w' AND status IN ('ok', 'partial') ORDER BY id DESC LIMIT 1")).toMatch(/^SEARCH snapshots USING (COVERING )?INDEX snapshots_wallet(_status)? \(profile_id=\? AND node_wallet=\?[^|]*$/);
     expect(plan("SELECT * FROM snapshot_utxos WHERE snapshot_id = 1 AND address = 'x'")).toMatch(/USING COVERING INDEX snapshot_utxos_address/);
     expect(plan('SELECT address, SUM(amount_sats), COUNT(*), MAX(height) FROM snapshot_utxos WHERE snapshot_id = 1 GROUP BY address')).toBe(
       'SEARCH snapshot_utxos USING COVERING INDEX snapshot_utxos_address (snapshot_id=?)',
@@ -130,7 +138,7 @@ describe('schema 20', () => {
   it('amounts are INTEGER satoshis: STRICT refuses a REAL', () => {
     const id = repo.writeSnapshot(profileId, firstSnapshot());
     expect(() => db.prepare("INSERT INTO snapshot_utxos VALUES (?, 'x', ?, 0, 1.5, 1)").run(id, tx('9'))).toThrow(/cannot store REAL value in INTEGER column/);
-    expect(() => db.prepare("INSERT INTO labels VALUES (?, 'nope', 'r', 'l', NULL, NULL, 't')").run(profileId)).toThrow(/CHECK constraint/);
+    expect(() => db.prepare("INSERT INTO labels VALUES (?, '', 'nope', 'r', 'l', NULL, NULL, 't')").run(profileId)).toThrow(/CHECK constraint/);
   });
 
   it('a snapshot keeps the wallet state its node-unspent digests go with; a bad one is refused and nothing is written', () => {
@@ -280,12 +288,20 @@ describe('snapshots', () => {
       lastActivityHeight: 99,
       nodeUnspentSats: 150_000_000n,
       nodeUnspentCount: 2,
+      pendingTrustedSats: 30_000n,
+      pendingUntrustedSats: 10_000_000n,
+      pendingCount: 2,
       fetchState: 'fetched',
       fetchedAt: '2026-01-02T00:00:00.000Z',
       errorCode: null,
     });
-    expect(rows[1]).toMatchObject({ address: B, balanceSats: 0n, utxoCount: 0, minConfirmations: null, receivedSats: 0n });
-    expect(rows[2]).toMatchObject({ address: U, source: 'user', nodeLabel: null, receivedSats: null, balanceSats: 7n, minConfirmations: 11 });
+    // B: the node was not asked for its coins, U: a user address (the index lists confirmed outputs only): pending not known.
+    expect(rows[1]).toMatchObject({ address: B, balanceSats: 0n, utxoCount: 0, minConfirmations: null, receivedSats: 0n, pendingTrustedSats: null, pendingUntrustedSats: null });
+    expect(rows[2]).toMatchObject({ address: U, source: 'user', nodeLabel: null, receivedSats: null, balanceSats: 7n, minConfirmations: 11, pendingTrustedSats: null, pendingCount: null });
+    expect(repo.received(id).get(A)?.nodeUnspent?.pending).toEqual([
+      { txid: tx('8'), vout: 1, amountSats: 30_000n, safe: true },
+      { txid: tx('9'), vout: 0, amountSats: 10_000_000n, safe: false },
+    ]);
     expect(repo.utxos(profileId, A).map((u) => [u.txid, u.vout, u.amountSats, u.confirmations])).toEqual([
       [tx('1'), 0, 100_000_000n, 5],
       [tx('2'), 1, 50_000_000n, 2],

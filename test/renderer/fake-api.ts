@@ -88,6 +88,8 @@ export function report(over: Partial<ConnectionReport> = {}): ConnectionReport {
       initialBlockDownload: false,
       verificationProgress: 1,
       wallet: 'watch',
+      walletKind: 'watch-only',
+      walletFrom: 'profile',
       walletsLoaded: ['watch'],
     },
     index: { source: 'index', height: 201, bestBlockHash: '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206', genesisHash: '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206' },

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
-import type { PsbtCrosscheckReply, PsbtReviewReply, PsbtWarningView } from '../../shared/ipc/contract';
+import type { PsbtCrosscheckReply, PsbtInputView, PsbtReviewReply, PsbtWarningView, Request } from '../../shared/ipc/contract';
+import { REVIEW_PAGE_MAX } from '../../shared/ipc/psbt';
 import { PSBT_WARNING_CODES } from '../../shared/bitcoin/psbt-review';
 import { setApi } from '../../renderer/src/api/client';
 import {
@@ -19,6 +20,7 @@ import {
   usePsbtStore,
 } from '../../renderer/src/stores/psbt';
 import { fakeApi, type FakeApi } from './fake-api';
+import { parseTx, serializeTx } from '../../shared/bitcoin/tx';
 
 let api: FakeApi;
 
@@ -43,6 +45,13 @@ function refBase64(b: Uint8Array): string {
 
 // Only the bytes matter to the store: the magic and a few more.
 const PSBT_BYTES = fromHex('70736274ff01000a0200000000000000000000');
+/** A signed P2WPKH spend as a signer's binary .txn holds it (a shape-only signature and key in its witness). */
+const SIGNED_TXN = (() => {
+  // version 2, one input (11…11:0, final sequence), one output of 10,000 sats, locktime 0
+  const unsigned = parseTx(fromHex('0200000001' + '11'.repeat(32) + '00000000' + '00' + 'ffffffff' + '01' + '1027000000000000' + '00' + '00000000'));
+  const witness = [Uint8Array.from([0x30, ...new Array<number>(70).fill(7)]), Uint8Array.from([0x02, ...new Array<number>(32).fill(9)])];
+  return serializeTx({ ...unsigned, vin: unsigned.vin.map((i) => ({ ...i, witness })) }, { witness: true });
+})();
 const PSBT_B64 = refBase64(PSBT_BYTES);
 
 function warning(code: PsbtWarningView['code'], severity: PsbtWarningView['severity'], over: Partial<PsbtWarningView> = {}): PsbtWarningView {
@@ -59,6 +68,9 @@ function reply(over: Partial<PsbtReviewReply> = {}, warnings: PsbtWarningView[] 
         txidFinal: true,
         inputCount: 1,
         outputCount: 3,
+        changeOutputs: 1,
+        opReturnOutputs: 0,
+        externalDestinations: 1,
         inputTotalSats: '100000',
         outputTotalSats: '99000',
         sentSats: '60000',
@@ -101,7 +113,9 @@ function reply(over: Partial<PsbtReviewReply> = {}, warnings: PsbtWarningView[] 
       ],
       warnings,
     },
+    reviewKey: 'ef'.repeat(32),
     coreJson: '{"tx":{"txid":"ab"},"fee":0.00001000}',
+    coreJsonChars: 37,
     coreError: null,
     base64: PSBT_B64,
     bytes: PSBT_BYTES.length,
@@ -144,6 +158,14 @@ describe('helpers', () => {
     expect(bytesToBase64(big)).toBe(refBase64(big));
   });
 
+  it('the renderer reads a binary .txn as bytes and sends it as hex; a binary PSBT as base64; garbage is refused naming both', () => {
+    expect(fileToPsbtText(SIGNED_TXN, 'payment.txn')).toEqual({ ok: true, text: toHex(SIGNED_TXN), binary: true });
+    expect(fileToPsbtText(PSBT_BYTES, 'a.psbt')).toEqual({ ok: true, text: PSBT_B64, binary: true });
+    const hexFile = new TextEncoder().encode(toHex(SIGNED_TXN) + '\n');
+    expect(fileToPsbtText(hexFile, 'payment-hex.txn')).toEqual({ ok: true, text: toHex(SIGNED_TXN) + '\n', binary: false });
+    const bad = fileToPsbtText(Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a), 'photo.png');
+    expect(bad.ok === false && bad.error.message).toMatch(/^“photo\.png” is not a PSBT or a signed transaction: .*starts with 89 50 4e 47 0d/);
+  });
   it('file bytes to text: binary → base64, text kept (BOM dropped), garbage refused with the magic bytes named', () => {
     expect(fileToPsbtText(PSBT_BYTES, 'a.psbt')).toEqual({ ok: true, text: PSBT_B64, binary: true });
     expect(fileToPsbtText(new TextEncoder().encode(`\ufeff${PSBT_B64}\n`), 'a.txt')).toEqual({ ok: true, text: `${PSBT_B64}\n`, binary: false });
@@ -338,7 +360,7 @@ describe('usePsbtStore: cross-check', () => {
 describe('usePsbtStore: version conversion', () => {
   it('converts through main and reviews the result in place; back to the loaded version is no conversion', async () => {
     api.handle('psbt:review', (req) => ({ ok: true, value: reply({ base64: req.psbt, version: req.psbt === 'V2' ? 2 : 0 }) }));
-    api.handle('psbt:convert', (req) => ({ ok: true, value: { base64: req.to === 2 ? 'V2' : PSBT_B64, bytes: 10, version: req.to } }));
+    api.handle('psbt:convert', (req) => ({ ok: true, value: { base64: req.to === 2 ? 'V2' : PSBT_B64, bytes: 10, version: req.to, notes: [] } }));
     const s = usePsbtStore();
     s.input = PSBT_B64;
     await s.decodeInput();
@@ -347,7 +369,7 @@ describe('usePsbtStore: version conversion', () => {
     expect(api.calls.filter((c) => c.channel === 'psbt:convert')).toEqual([{ channel: 'psbt:convert', request: { psbt: PSBT_B64, to: 2 } }]);
     expect(s.reply?.version).toBe(2);
     expect(s.reply?.base64).toBe('V2');
-    expect(s.converted).toEqual({ from: 0, to: 2 });
+    expect(s.converted).toEqual({ from: 0, to: 2, notes: [] });
     expect(await s.convertTo(0)).toBe(true);
     expect(s.converted).toBeNull();
     expect(s.reply?.version).toBe(0);
@@ -355,7 +377,7 @@ describe('usePsbtStore: version conversion', () => {
 
   it('a conversion main refuses is kept for a toast; the review stays', async () => {
     api.handle('psbt:review', reply({ version: 2 }));
-    api.fail('psbt:convert', { code: 'input.invalid', message: 'Cannot convert to PSBT version 0 without losing information: …' });
+    api.fail('psbt:convert', { code: 'input.invalid', message: 'Cannot convert to PSBT version 0 : input #0 requires a time-based locktime only …' });
     const s = usePsbtStore();
     s.input = PSBT_B64;
     await s.decodeInput();
@@ -363,6 +385,93 @@ describe('usePsbtStore: version conversion', () => {
     expect(s.actionError?.message).toContain('Cannot convert');
     expect(s.reply?.version).toBe(2);
     expect(s.converted).toBeNull();
+  });
+});
+
+describe('usePsbtStore: pages of rows', () => {
+  const input = (index: number): PsbtInputView => ({ ...(reply().review.inputs[0] as PsbtInputView), index });
+  const big = (): PsbtReviewReply => {
+    const r = reply();
+    return { ...r, review: { ...r.review, summary: { ...r.review.summary, inputCount: 12_000 }, inputs: Array.from({ length: 200 }, (_, i) => input(i)) } };
+  };
+
+  it('the reply brings the first page; loadRows asks main for the next ones, by pages of at most REVIEW_PAGE_MAX', async () => {
+    api.handle('psbt:review', big());
+    api.handle('psbt:review-page', (req: Request<'psbt:review-page'>) => ({ ok: true, value: { side: 'inputs', from: req.from, total: 12_000, inputs: Array.from({ length: req.count }, (_, i) => input(req.from + i)), outputs: [] } }));
+    const s = usePsbtStore();
+    s.input = PSBT_B64;
+    await s.decodeInput();
+    expect(s.rows.inputs).toHaveLength(200);
+    expect(await s.loadRows('inputs', 11_000)).toBe(true);
+    expect(s.rows.inputs.map((i) => i.index)).toEqual([...Array(11_000).keys()]);
+    const pages = api.calls.filter((c) => c.channel === 'psbt:review-page').map((c) => c.request);
+    expect(pages).toEqual([
+      { key: 'ef'.repeat(32), encoding: 'auto', side: 'inputs', from: 200, count: REVIEW_PAGE_MAX },
+      { key: 'ef'.repeat(32), encoding: 'auto', side: 'inputs', from: 200 + REVIEW_PAGE_MAX, count: REVIEW_PAGE_MAX },
+      { key: 'ef'.repeat(32), encoding: 'auto', side: 'inputs', from: 200 + 2 * REVIEW_PAGE_MAX, count: 11_000 - 200 - 2 * REVIEW_PAGE_MAX },
+    ]);
+    expect(s.rowsLoading.inputs).toBe(false);
+    // Past the total: only what there is.
+    expect(await s.loadRows('inputs', 50_000)).toBe(true);
+    expect(s.rows.inputs).toHaveLength(12_000);
+  });
+
+  it('when the worker no longer holds the review, the page is asked again with the text reviewed', async () => {
+    api.handle('psbt:review', big());
+    api.handle('psbt:review-page', (req: Request<'psbt:review-page'>) =>
+      req.psbt === undefined
+        ? { ok: false, error: { code: 'input.invalid', message: 'This review is no longer held; review the PSBT again.', detail: { field: 'key' } } }
+        : { ok: true, value: { side: 'inputs', from: req.from, total: 12_000, inputs: Array.from({ length: req.count }, (_, i) => input(req.from + i)), outputs: [] } },
+    );
+    const s = usePsbtStore();
+    s.input = PSBT_B64;
+    await s.decodeInput();
+    expect(await s.loadRows('inputs', 300)).toBe(true);
+    expect(s.rows.inputs).toHaveLength(300);
+    expect(api.calls.at(-1)).toEqual({ channel: 'psbt:review-page', request: { key: 'ef'.repeat(32), encoding: 'auto', side: 'inputs', from: 200, count: 100, psbt: PSBT_B64 } });
+  });
+
+  it('a failed page is kept for a toast; the rows loaded stay', async () => {
+    api.handle('psbt:review', big());
+    api.fail('psbt:review-page', { code: 'internal', message: 'worker gone' });
+    const s = usePsbtStore();
+    s.input = PSBT_B64;
+    await s.decodeInput();
+    expect(await s.loadRows('inputs', 300)).toBe(false);
+    expect(s.actionError?.message).toBe('worker gone');
+    expect(s.rows.inputs).toHaveLength(200);
+    expect(s.rowsLoading.inputs).toBe(false);
+  });
+});
+
+describe('usePsbtStore: Core’s JSON too long for the reply', () => {
+  it('is asked of main by the review key; with the text when the worker no longer holds it', async () => {
+    api.handle('psbt:review', reply({ coreJson: null, coreJsonChars: 58_000_000 }));
+    let held = true;
+    api.handle('psbt:review-core-json', (req: Request<'psbt:review-core-json'>) =>
+      held || req.psbt === undefined
+        ? held
+          ? { ok: true, value: { json: '{"big":1}' } }
+          : { ok: false, error: { code: 'input.invalid', message: 'This review is no longer held; review the PSBT again.', detail: { field: 'key' } } }
+        : { ok: true, value: { json: '{"again":1}' } },
+    );
+    const s = usePsbtStore();
+    s.input = PSBT_B64;
+    await s.decodeInput();
+    expect(await s.coreJson()).toBe('{"big":1}');
+    expect(api.calls.at(-1)).toEqual({ channel: 'psbt:review-core-json', request: { key: 'ef'.repeat(32), encoding: 'auto' } });
+    held = false;
+    expect(await s.coreJson()).toBe('{"again":1}');
+    expect(api.calls.at(-1)).toEqual({ channel: 'psbt:review-core-json', request: { key: 'ef'.repeat(32), encoding: 'auto', psbt: PSBT_B64 } });
+  });
+
+  it('in the reply: no request', async () => {
+    api.handle('psbt:review', reply());
+    const s = usePsbtStore();
+    s.input = PSBT_B64;
+    await s.decodeInput();
+    expect(await s.coreJson()).toBe('{"tx":{"txid":"ab"},"fee":0.00001000}');
+    expect(api.calls.map((c) => c.channel)).toEqual(['psbt:review']);
   });
 });
 

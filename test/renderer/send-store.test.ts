@@ -1,7 +1,7 @@
 // The Send form's store: amounts typed in the unit, a pasted bitcoin: link filling a row (or refused
 // by name), the form sent to main (coin control, change, locktime), the preview's field errors, and a
 // default fee preset taken from the node's estimates.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { setApi } from '../../renderer/src/api/client';
 import { amountText, useSendStore, type PayRow } from '../../renderer/src/stores/send';
@@ -32,6 +32,10 @@ const context = (over: Partial<SendContextView> = {}): SendContextView => ({
   nodePsbtVersion: 2,
   node: '/Satoshi:31.99.0/',
   ...over,
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
 });
 
 beforeEach(() => {
@@ -84,9 +88,71 @@ describe('send store', () => {
     api.handle('send:preview', () => ({ ok: true, value: replies.shift()! }));
     const s = useSendStore();
     await s.runPreview();
+    s.touch(0, 'amount');
+    s.touch(-1, 'feeRate');
     expect(s.errorAt(0, 'amount')).toBe('The amount is zero');
     expect(s.errorAt(-1, 'feeRate')).toBe('too low');
     expect(s.errorAt(0, 'address')).toBeNull();
     expect(s.preview).toBeNull();
+  });
+
+  it('errors show once their field was left or Create pressed; the form as a whole once anything was', async () => {
+    api.handle('send:preview', { ok: false, errors: [{ row: 0, field: 'amount', message: 'Insufficient' }, { row: 0, field: 'address', message: 'No address' }, { row: -1, field: 'coins', message: 'No coins' }] });
+    api.handle('send:create', { ok: false, errors: [] });
+    const s = useSendStore();
+    await s.runPreview();
+    expect(s.errorAt(0, 'amount')).toBeNull();
+    expect(s.errorAt(-1, 'coins')).toBeNull();
+    expect(s.shownErrors).toHaveLength(0);
+    s.touch(0, 'amount');
+    expect(s.errorAt(0, 'amount')).toBe('Insufficient');
+    expect(s.errorAt(0, 'address')).toBeNull();
+    expect(s.errorAt(-1, 'coins')).toBe('No coins');
+    expect(await s.create()).toBeNull();
+    expect(s.errorAt(0, 'address')).toBe('No address');
+    expect(api.calls.some((c) => c.channel === 'send:create')).toBe(false); // no summary: nothing to build
+    s.reset();
+    expect(s.errorAt(0, 'amount')).toBeNull();
+  });
+
+  it("the preview's seed is kept for the form and create sends it with the preview's plan", async () => {
+    const preview = (seed: number, plan: string) => ({ ok: true, preview: { seed, plan, unsignedTxid: 'ab'.repeat(32), inputs: [], outputs: [] } }) as unknown as SendPreviewReply;
+    const seeds: Array<number | undefined> = [];
+    api.handle('send:preview', (req) => {
+      seeds.push(req.form.seed);
+      return { ok: true, value: preview(req.form.seed ?? 4242, `p_plan${seeds.length}xxxxx`) };
+    });
+    api.handle('send:create', (req) => ({ ok: true, value: { ok: true, draft: { id: `d_${req.plan}` } } as never }));
+    const s = useSendStore();
+    await s.runPreview();
+    await s.runPreview();
+    expect(seeds).toEqual([undefined, 4242]);
+    expect(await s.create()).toEqual({ id: 'd_p_plan2xxxxx' });
+    const sent = api.calls.filter((c) => c.channel === 'send:create').map((c) => c.request as { form: { seed?: number }; plan?: string });
+    expect(sent).toEqual([expect.objectContaining({ plan: 'p_plan2xxxxx', form: expect.objectContaining({ seed: 4242 }) })]);
+    s.reset();
+    expect(s.seed).toBeUndefined();
+  });
+
+  it('the fee rate says where it came from: the estimate for N blocks, the rate used last, or nothing', async () => {
+    const mem = new Map<string, string>();
+    vi.stubGlobal('localStorage', { getItem: (k: string) => mem.get(k) ?? null, setItem: (k: string, v: string) => void mem.set(k, v) });
+    api.handle('send:context', context());
+    const s = useSendStore();
+    await s.load();
+    expect(s.feeOrigin).toEqual({ kind: 'estimate', blocks: 3, mode: 'economical' });
+    const none = context({ noEstimate: true, presets: context().presets.map((p) => ({ ...p, economical: { satVb: null, blocks: null }, conservative: { satVb: null, blocks: null } })) });
+    api.handle('send:context', none);
+    await s.load();
+    expect(s.feeRate).toBe('');
+    expect(s.feeOrigin).toBeNull();
+    localStorage.setItem('spyglass.send.lastFeeRate', '3.5');
+    await s.load();
+    expect(s.feeRate).toBe('3.5');
+    expect(s.feeOrigin).toEqual({ kind: 'last' });
+    s.typeRate('7');
+    await s.load();
+    expect(s.feeRate).toBe('7');
+    expect(s.feeOrigin).toEqual({ kind: 'typed' });
   });
 });

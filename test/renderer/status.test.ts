@@ -8,7 +8,7 @@ const at = (h: number, m: number, day = 25): string => new Date(2026, 10, day, h
 function report(over: { blocks?: number; headers?: number; ibd?: boolean; progress?: number; index?: number; behind?: boolean } = {}): ConnectionReport {
   const blocks = over.blocks ?? 200;
   return {
-    node: { version: 319900, subversion: '/Satoshi:31.99.0/', chain: 'regtest', blocks, headers: over.headers ?? blocks, bestBlockHash: 'ab', initialBlockDownload: over.ibd ?? false, verificationProgress: over.progress ?? 1, wallet: 'watch', walletsLoaded: ['watch'] },
+    node: { version: 319900, subversion: '/Satoshi:31.99.0/', chain: 'regtest', blocks, headers: over.headers ?? blocks, bestBlockHash: 'ab', initialBlockDownload: over.ibd ?? false, verificationProgress: over.progress ?? 1, wallet: 'watch', walletKind: 'watch-only', walletFrom: 'profile', walletsLoaded: ['watch'] },
     index: { source: 'index', height: over.index ?? blocks, bestBlockHash: 'ab', genesisHash: 'cd' },
     network: 'regtest',
     warnings: over.behind ? [{ code: 'index-behind', message: 'The index is behind.' }] : [],
@@ -48,6 +48,9 @@ describe('the connection status in words', () => {
     expect(sinceText(at(12, 3), now)).not.toMatch(/Nov/);
     expect(sinceText(at(12, 3, 23), now)).toMatch(/Nov 23|23 Nov/);
     expect(sinceText('garbage', now)).toBe('garbage');
+    // Local time, 24-hour clock, no Intl (its first use in a page is slow): exact text.
+    expect(sinceText(at(9, 5), now)).toBe('09:05');
+    expect(sinceText(at(21, 5, 3), now)).toBe('Nov 3, 21:05');
   });
 
   it('the other states', () => {

@@ -46,6 +46,9 @@ function row(over: Partial<BalanceRowView> = {}): BalanceRowView {
     receivedConfirmations: null,
     receivedTxCount: 0,
     balanceSats: '0',
+    pendingTrustedSats: '0',
+    pendingUntrustedSats: '0',
+    pendingCount: 0,
     utxoCount: 0,
     minConfirmations: null,
     lastActivityHeight: null,
@@ -79,6 +82,10 @@ function generate(n: number, seed = 7): BalanceRowView[] {
         receivedSats: user ? null : (balance + BigInt(Math.floor(r() * 1e8))).toString(),
         receivedConfirmations: user ? null : Math.floor(r() * 500),
         balanceSats: balance.toString(),
+        // Pending coins: not known for user addresses; our own change and payments from others on some.
+        pendingTrustedSats: user ? null : r() < 0.1 ? String(Math.floor(r() * 1e7)) : '0',
+        pendingUntrustedSats: user ? null : r() < 0.1 ? String(Math.floor(r() * 1e7)) : '0',
+        pendingCount: user ? null : 0,
         utxoCount: utxos,
         minConfirmations: funded ? Math.floor(r() * 300) : null,
         lastActivityHeight: funded || r() < 0.5 ? 100 + Math.floor(r() * 900) : null,
@@ -92,10 +99,18 @@ function overview(rows: BalanceRowView[], over: Partial<WatchOverview> = {}): Wa
   let received = 0n;
   let balance = 0n;
   let utxos = 0;
+  let pt = 0n;
+  let pu = 0n;
+  let unknown = 0;
   for (const r of rows) {
     received += BigInt(r.receivedSats ?? '0');
     balance += BigInt(r.balanceSats);
     utxos += r.utxoCount;
+    if (r.pendingTrustedSats === null || r.pendingUntrustedSats === null) unknown++;
+    else {
+      pt += BigInt(r.pendingTrustedSats);
+      pu += BigInt(r.pendingUntrustedSats);
+    }
   }
   return {
     snapshot: {
@@ -115,7 +130,16 @@ function overview(rows: BalanceRowView[], over: Partial<WatchOverview> = {}): Wa
     refreshing: false,
     lastFailure: null,
     balances: balanceColumns(rows),
-    totals: { receivedSats: received.toString(), balanceSats: balance.toString(), utxoCount: utxos, addresses: rows.length },
+    totals: {
+      receivedSats: received.toString(),
+      balanceSats: balance.toString(),
+      pendingTrustedSats: pt.toString(),
+      pendingUntrustedSats: pu.toString(),
+      trustedSats: (balance + pt).toString(),
+      pendingUnknown: unknown,
+      utxoCount: utxos,
+      addresses: rows.length,
+    },
     ...over,
   };
 }
@@ -233,12 +257,22 @@ describe('balances rows at 10,000', () => {
     let received = 0n;
     let balance = 0n;
     let utxos = 0;
+    let pendingTrusted = 0n;
+    let untrustedPending = 0n;
+    let pendingUnknown = 0;
     for (const r of shown) {
       received += r.received ?? 0n;
       balance += r.balance;
       utxos += r.utxoCount;
+      if (r.pendingTrustedSats === null || r.pendingUntrustedSats === null) pendingUnknown++;
+      else {
+        pendingTrusted += BigInt(r.pendingTrustedSats);
+        untrustedPending += BigInt(r.pendingUntrustedSats);
+      }
     }
-    expect(t).toEqual({ rows: shown.length, received, balance, utxos });
+    expect(pendingTrusted + untrustedPending).toBeGreaterThan(0n); // the generated rows do have pending coins
+    expect(pendingUnknown).toBeGreaterThan(0);
+    expect(t).toEqual({ rows: shown.length, received, balance, trusted: balance + pendingTrusted, pendingTrusted, untrustedPending, pendingUnknown, utxos });
     // Past 2^53 sats a float sum would round; bigint does not.
     const big = [row({ address: 'a', balanceSats: '9007199254740993' }), row({ address: 'b', balanceSats: '1' })].map(prepareRow);
     expect(totalsOf(big).balance).toBe(9_007_199_254_740_994n);

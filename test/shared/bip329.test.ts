@@ -323,7 +323,7 @@ describe('parseBip329: every error, with its line', () => {
     expect(big).toEqual({
       records: [],
       warnings: [],
-      errors: [{ line: 0, message: 'This file is larger than 64 MB, the most Spyglass imports at once. Split it into smaller files.' }],
+      errors: [{ line: 0, message: 'This file is more than 20 MB; label files are limited to 20 MB. Split it into smaller files.' }],
     });
     const many = parseBip329('\n'.repeat(MAX_BIP329_LINES), { network: REGTEST });
     expect(many.errors).toEqual([

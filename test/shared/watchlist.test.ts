@@ -308,7 +308,7 @@ describe('parseAddressList: plain lists', () => {
     expect(big.addresses).toEqual([]);
     expect(big.errors).toHaveLength(1);
     expect(big.errors[0]).toMatchObject({ line: 0, input: '' });
-    expect(big.errors[0]!.message).toBe('This is more than 10 MB of text, the most Spyglass reads at once. Split it into smaller files.');
+    expect(big.errors[0]!.message).toBe('This text is more than 10 MB; address lists are limited to 10 MB. Split it into smaller files.');
 
     const many = parseAddressList(Array.from({ length: MAX_LISTED_ERRORS + 50 }, (_, i) => `bad${i}`).join('\n'), REGTEST);
     expect(many.errors).toHaveLength(MAX_LISTED_ERRORS + 1);

@@ -63,6 +63,13 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** RPC port (default: a free one). */
   port?: number;
+  /**
+   * Start on this existing datadir (a node started again after a stop), which stop() then leaves in
+   * place for its owner to remove. Default: a new temporary one, removed at stop().
+   */
+  datadir?: string;
+  /** The -rpcauth password (default: a random one); a restart passes the first start's. */
+  password?: string;
 }
 
 const ENABLE_HINT =
@@ -182,10 +189,10 @@ export async function startBitcoind(opts: StartOptions = {}): Promise<BitcoindNo
   const binary = opts.binary ?? (source.kind === 'binary' ? source.path : null);
   if (!binary) throw new Error(`no bitcoind binary: ${ENABLE_HINT}`);
 
-  const datadir = mkdtempSync(join(tmpdir(), 'spyglass-bitcoind-'));
+  const datadir = opts.datadir ?? mkdtempSync(join(tmpdir(), 'spyglass-bitcoind-'));
   const port = opts.port ?? (await freePort());
   const user = 'spyglass';
-  const password = randomBytes(16).toString('hex');
+  const password = opts.password ?? randomBytes(16).toString('hex');
   const args = [
     '-regtest',
     `-datadir=${datadir}`,
@@ -262,7 +269,7 @@ export async function startBitcoind(opts: StartOptions = {}): Promise<BitcoindNo
     child.stdin.end();
     await guardDone;
     process.removeListener('exit', onExit);
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 20 && opts.datadir === undefined; i++) {
       try {
         rmSync(datadir, { recursive: true, force: true });
         break;

@@ -1,13 +1,14 @@
 // Two cosigners' PSBTs of an n-input 2-of-3 P2WSH spend, each signed on every input by one of them
 // (@scure/btc-signer with known keys stands in for the hardware wallets): the bench's 500-input case
-// (bench/psbt-roles.ts) and the verify pool's test (test/main/verify-pool.test.ts).
+// (bench/psbt-roles.ts) and the built worker's test (test/main/bundle-imports.test.ts).
 import { HDKey } from '@scure/bip32';
 import { p2ms, p2wpkh, p2wsh, Transaction } from '@scure/btc-signer';
 import { sha256 } from '@noble/hashes/sha2.js';
 
 const TPRV = { private: 0x04358394, public: 0x043587cf };
 
-export function multisigPsbts(nInputs: number): [Uint8Array, Uint8Array] {
+/** corruptInput: the first cosigner's signature of that input has one bit of S flipped (still strict DER, low S). */
+export function multisigPsbts(nInputs: number, opts: { corruptInput?: number } = {}): [Uint8Array, Uint8Array] {
   const roots = [1, 2, 3].map((s) => HDKey.fromMasterSeed(new Uint8Array(32).fill(s), TPRV));
   const tx = new Transaction();
   const children: HDKey[][] = [];
@@ -24,7 +25,14 @@ export function multisigPsbts(nInputs: number): [Uint8Array, Uint8Array] {
   const signedBy = (k: number): Uint8Array => {
     const t = Transaction.fromPSBT(unsigned);
     for (let i = 0; i < nInputs; i++) t.signIdx(children[i]![k]!.privateKey!, i);
-    return t.toPSBT(0);
+    const psbt = t.toPSBT(0);
+    if (k !== 0 || opts.corruptInput === undefined) return psbt;
+    // The signature's bytes are unique in the PSBT: changed in place.
+    const sig = t.getInput(opts.corruptInput).partialSig![0]![1];
+    const bad = sig.slice();
+    bad[bad.length - 2]! ^= 1; // the last byte of S, before the sighash type
+    const hex = Buffer.from(psbt).toString('hex').replace(Buffer.from(sig).toString('hex'), Buffer.from(bad).toString('hex'));
+    return Uint8Array.from(Buffer.from(hex, 'hex'));
   };
   return [signedBy(0), signedBy(1)];
 }

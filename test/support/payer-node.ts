@@ -21,8 +21,13 @@ export interface PayerNode {
   /** A wallet on the node with coins (pays and mines). */
   payer: string;
   mine(blocks: number): Promise<void>;
-  /** Makes the node unreachable (and back); the devnet only. */
-  setDown?(down: boolean): void;
+  /**
+   * Makes the node unreachable (and back): the devnet through its RPC faults; real Core stopped and
+   * started again on its datadir (test/support/core-down.ts).
+   */
+  setDown?(down: boolean): void | Promise<void>;
+  /** The error code a call to the node gives while it is down: the devnet resets connections, a stopped Core refuses them. */
+  downError?: 'net.reset' | 'net.refused';
   close(): Promise<void>;
 }
 
@@ -63,7 +68,7 @@ export async function startCorePayer(node: BitcoindNode, blocks: number): Promis
 }
 
 /** A devnet of its own with a wallet `payer` holding 110 mined blocks' coins; `password` is the RPC password of user `alice`. */
-export async function startDevnetPayer(password: string): Promise<PayerNode & { setDown(down: boolean): void }> {
+export async function startDevnetPayer(password: string): Promise<PayerNode & { setDown(down: boolean): void; downError: 'net.reset' }> {
   const devnet = await startDevnet({ scenario: 'empty', rpcUser: 'alice', rpcPassword: password });
   const rpc = new TestRpc(devnet.rpcUrl, 'alice', password);
   await rpc.call('createwallet', ['payer']);
@@ -80,6 +85,7 @@ export async function startDevnetPayer(password: string): Promise<PayerNode & { 
       await rpc.call('generatetoaddress', [n, mineTo]);
     },
     setDown: (down) => devnet.setFaults('rpc', down ? { mode: 'reset' } : {}),
+    downError: 'net.reset',
     close: () => devnet.close(),
   };
 }

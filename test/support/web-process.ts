@@ -24,19 +24,28 @@ export interface WebProcess {
 }
 
 export interface WebProcessOptions {
-  dataDir: string;
+  /** Passed as `--data-dir`; left out, the process finds its folder itself (SPYGLASS_DATA_DIR, the default). */
+  dataDir?: string;
+  /** More arguments: `--demo` opens on the demo devnet (without it a first run shows Connect / Try the demo). */
   args?: string[];
   env?: NodeJS.ProcessEnv;
   /** A command to run the bundle under (e.g. a private D-Bus session), before `node`. */
   wrap?: string[];
 }
 
+/**
+ * How long a start may take before it counts as hung: a guard, not a measure — Node loading the bundle
+ * and its native modules on a machine whose cores are all busy has taken over 30 s.
+ */
+const START_LIMIT_MS = 180_000;
+
 export function webBundleMissing(): string | null {
   return existsSync(WEB_BUNDLE) ? null : 'the app is not built: run `npm run build` first (npm test does)';
 }
 
 export function startWebProcess(opts: WebProcessOptions): Promise<WebProcess> {
-  const argv = [...(opts.wrap ?? []), process.execPath, WEB_BUNDLE, '--data-dir', opts.dataDir, '--port', '0', '--no-demo', ...(opts.args ?? [])];
+  const dataDir = opts.dataDir !== undefined ? ['--data-dir', opts.dataDir] : [];
+  const argv = [...(opts.wrap ?? []), process.execPath, WEB_BUNDLE, ...dataDir, '--port', '0', ...(opts.args ?? [])];
   // Its own process group: a wrapper (dbus-run-session) does not pass SIGTERM on to the app it runs, so
   // stopping signals the whole group — no web.js is left running after the test.
   const child = spawn(argv[0]!, argv.slice(1), { cwd: ROOT, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -53,8 +62,8 @@ export function startWebProcess(opts: WebProcessOptions): Promise<WebProcess> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       killGroup('SIGKILL');
-      reject(new Error(`npm run web printed no URL within 30 s. stderr: ${err}`));
-    }, 30_000);
+      reject(new Error(`npm run web printed no URL within ${START_LIMIT_MS / 1000} s. stderr: ${err}`));
+    }, START_LIMIT_MS);
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`npm run web exited with ${code} before it served. stderr: ${err}`));

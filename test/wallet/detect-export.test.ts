@@ -46,13 +46,14 @@ describe('detectImport', () => {
     expect(detectImport('ab'.repeat(150)).format).toBe('bsms-encrypted');
     // a txid is not an encrypted BSMS record
     expect(detectImport('85b96e491c65f664c391333368653f5182feb1088c6cdb2df748977e6728071a').format).toBe('unknown');
-    for (const t of ['', '   ', 'hello world', '{"a":1}', '{not json', 'Name: x\nFoo: bar']) expect(detectImport(t)).toMatchObject({ format: 'unknown', wallet: false });
+    for (const t of ['', '   ']) expect(detectImport(t)).toMatchObject({ format: 'empty', wallet: false });
+    for (const t of ['hello world', '{"a":1}', '{not json', 'Name: x\nFoo: bar']) expect(detectImport(t)).toMatchObject({ format: 'unknown', wallet: false });
   });
 });
 
 describe('importWallet refusals', () => {
   it('says what it tried for text that is no wallet, and sends addresses to "Add addresses"', () => {
-    expectImportError(() => importWallet('hello world', REGTEST), 'unrecognized', 'file', /not a wallet Spyglass can read\. Tried: an extended public key, output descriptors, a Caravan wallet configuration \(JSON\), a Specter wallet export \(JSON\), a BSMS 1\.0 descriptor record, a Coldcard multisig setup file, Sparrow's exported descriptor text, Bitcoin Core's listdescriptors output \(JSON\)\./);
+    expectImportError(() => importWallet('hello world', REGTEST), 'unrecognized', 'file', /not a wallet Spyglass can read\. Tried: an extended public key, output descriptors, a Caravan wallet configuration \(JSON\), a Specter wallet export \(JSON\), a BSMS 1\.0 descriptor record, a Coldcard multisig setup file, Sparrow's exported descriptor text, Bitcoin Core's listdescriptors output \(JSON\), an Electrum wallet file, Coldcard's generic single-sig export \(JSON\), a Cobo\/Keystone single-sig key export \(JSON\)\./);
     expectImportError(() => importWallet('bcrt1qxkzy87q9j58txedtpud7zg74y6ak4n3adqnk2nsgkeq5qptg44cqtr6z04 change', REGTEST), 'unrecognized', 'file', /addresses, not a wallet: add them with "Add addresses"/);
     expectImportError(() => importWallet('hello', REGTEST, { format: 'descriptor' }), 'unrecognized', 'file', /not output descriptors: no line starts with a descriptor/);
   });
@@ -60,7 +61,7 @@ describe('importWallet refusals', () => {
   it('refuses recovery phrases, private keys anywhere, and oversized input', () => {
     expectImportError(() => importWallet('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about', REGTEST), 'private-key', 'file', /recovery phrase/);
     expectImportError(() => importWallet(FILES.coldcard + `\n# backup: ${testWif('cc')}\n`, REGTEST), 'private-key', 'file', /WIF/);
-    expectImportError(() => importWallet('x'.repeat(MAX_IMPORT_CHARS + 1), REGTEST), 'too-large', 'file', /at most 1024 kB/);
+    expectImportError(() => importWallet('x'.repeat(MAX_IMPORT_CHARS + 1), REGTEST), 'too-large', 'file', 'This text is more than 1 MB; wallet files are limited to 1 MB.');
   });
 
   it('reads files saved with a byte order mark', () => {

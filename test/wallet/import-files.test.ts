@@ -126,9 +126,10 @@ describe('BSMS 1.0 descriptor records', () => {
     const tpubRecord = ['BSMS 1.0', `wsh(sortedmulti(2,${C.map((c) => `[${c.fingerprint}/48h/1h/0h/2h]${c.p2wsh}/**`).join(',')}))`, '/0/*,/1/*', 'bc1qhs4u273g4azq7kqqpe6vh5wfhasfmrq7nheyzsnq77humd7rwtkqagvakf'];
     expectImportError(() => importWallet(tpubRecord.join('\n'), REGTEST), 'network', 'line 4', /is a mainnet address, but the wallet is for regtest/);
     expectImportError(() => importWallet(['BSMS 2.0', ...V2.slice(1)].join('\n'), MAINNET), 'invalid', 'line 1', /'BSMS 2.0' is not a version/);
-    expectImportError(() => importWallet([V2[0], V2[1], 'No path restrictions', V2[3]].join('\n'), MAINNET), 'invalid', 'line 3', /template \(\/\*\*\) needs path restrictions/);
+    // BIP129: a template with "No path restrictions" is the standard /0/*,/1/* (issue #33; Sparrow's Bip129Test agrees)
+    expect(importWallet([V2[0], V2[1], 'No path restrictions', V2[3]].join('\n'), MAINNET).external).toBe(importWallet(V2.join('\n'), MAINNET).external);
     expectImportError(() => importWallet([V2[0], V2[1], "/0/*,/1/*,/2/*"].join('\n') + '\n' + V2[3], MAINNET), 'derivation', 'line 3', /not one or two unhardened path restrictions/);
-    expectImportError(() => importWallet(V2.slice(0, 3).join('\n'), MAINNET), 'invalid', 'line 4', /line 4 is missing/);
+    expectImportError(() => importWallet(V2.slice(0, 3).join('\n'), MAINNET), 'invalid', 'line 4', /no first address \(line 4\)/);
     const v1 = ['BSMS 1.0', "wsh(sortedmulti(1,[59865f44/48'/0'/0'/2']026d15412460ba0d881c21837bb999233896085a9ed4e5445bd637c10e579768ba,[b7044ca6/48'/0'/0'/2']030baf0497ab406ff50cb48b4013abac8a0338758d2fd54cd934927afa57cc2062))#rzx9dffd", 'No path restrictions', 'bc1quqy523xu3l8che3s8vja8n33qtg0uyugr9l5z092s3wa50p8t7rqy6zumf'];
     expectImportError(() => importWallet(v1.join('\n'), MAINNET), 'not-ranged', 'line 2', /single address/);
   });

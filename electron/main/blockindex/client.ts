@@ -7,9 +7,14 @@
 // (before every attempt, retries included) → GET → map the status → validate the shape. Idempotent
 // GETs are retried on 429, 502, 503, 504, connection resets and timeouts with exponential backoff
 // and full jitter (429: after Ratelimit-Reset).
+//
+// The index has no credentials of its own, but a proxy in front of it may have, and may quote them
+// in its errors: every text taken from a reply is redacted before it is cut (validate.ts excerpt), and
+// every error a call throws passes the generic redactor once more (shared/redact.ts, #27).
 import http from 'node:http';
 import https from 'node:https';
 import { AppError } from '../../../shared/errors';
+import { redactError, redactGeneric } from '../../../shared/redact';
 import { decodeBase58Check } from '../../../shared/bitcoin/address';
 import { hostLabel, httpRequest, isLoopbackHost, MAX_INDEX_REPLY_BYTES, sleep, type HttpResponse } from '../net/http';
 import type { IndexBlock, IndexTransaction, IndexUtxo } from './types';
@@ -289,7 +294,7 @@ export class IndexClient {
       }
     } catch (e) {
       if (e instanceof AppError && e.code === 'cancelled') throw this.cancelled();
-      throw e;
+      throw e instanceof AppError ? redactError(e, redactGeneric) : e;
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
       this.calls.delete(own);

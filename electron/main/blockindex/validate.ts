@@ -3,6 +3,7 @@
 // else — not JSON, not an envelope, a missing key, a wrong type, an amount that is not an integer — is
 // an AppError 'index.bad_reply' that says what was wrong; no TypeError ever leaks from here.
 import { AppError } from '../../../shared/errors';
+import { redactGeneric } from '../../../shared/redact';
 import type {
   IndexBlock,
   IndexTransaction,
@@ -23,10 +24,14 @@ export function badReply(endpoint: string, what: string): AppError {
   return new AppError('index.bad_reply', `The index's reply to ${endpoint} is not what a bitaps-style index sends: ${what}.`, { endpoint });
 }
 
-/** A short, single-line, printable excerpt of a reply body for messages (never the whole body). */
+/**
+ * A short, single-line, printable excerpt of a reply body for messages (never the whole body). It is
+ * redacted (shared/redact.ts: credentials a proxy may echo) before it is cut, so a cut never leaves
+ * the start of a secret behind.
+ */
 export function excerpt(text: string, max = 100): string {
   // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = redactGeneric(text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim());
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 

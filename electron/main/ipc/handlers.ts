@@ -2,7 +2,6 @@
 // single entry used by both the Electron shell (ipcMain.handle) and the loopback bridge: it checks the
 // channel name, validates the payload with the channel's schema, runs the handler and wraps the result
 // as {ok, value} or {ok: false, error: {code, message}} — never a stack trace or a secret.
-import { walletBalances } from '../wallet/balances';
 import type { z } from 'zod';
 import { AppError, toIpcError, type IpcResult } from '../../../shared/errors';
 import { channels, isChannel, type Channel, type ParsedRequest, type Reply } from '../../../shared/ipc/contract';
@@ -15,10 +14,11 @@ import type { SettingsService } from '../settings-service';
 import type { WalletService } from '../wallet/service';
 import type { SendService } from '../send/index';
 import type { WalletExportService } from '../wallet/export-service';
+import type { SignerService } from '../signer/service';
 
 export type Handlers = { [C in Channel]: (req: ParsedRequest<C>) => Promise<Reply<C>> | Reply<C> };
 
-export function createHandlers(s: Services, w: WatchService, p: PsbtService, uris: UriInbox, settings: SettingsService, wallet: WalletService, send: SendService, walletExport: WalletExportService): Handlers {
+export function createHandlers(s: Services, w: WatchService, p: PsbtService, uris: UriInbox, settings: SettingsService, wallet: WalletService, send: SendService, walletExport: WalletExportService, signer: SignerService): Handlers {
   return {
     'app:info': () => s.info(),
     'keychain:status': () => s.keychainStatus(),
@@ -53,22 +53,26 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService, uri
     'labels:preview': (r) => w.previewLabels(r.text, r.rule),
     'labels:import': (r) => w.importLabels(r.text, r.rule),
     'psbt:review': (r) => p.review(r.psbt, r.encoding),
+    'psbt:review-page': (r) => p.reviewPage(r),
+    'psbt:review-core-json': (r) => p.reviewCoreJson(r),
     'psbt:crosscheck': (r) => p.crosscheck(r.psbt, r.encoding),
     'psbt:convert': (r) => p.convert(r.psbt, r.encoding, r.to),
-    'psbt:qr': (r) => p.qr(r.psbt, r.encoding, r.fragmentLength),
+    'psbt:qr': (r) => p.qr(r.psbt, r.encoding, r.fragmentLength, r.from, r.count),
     'uri:take': () => uris.take(),
     'wallet:preview': (r) => wallet.preview(r),
     'wallet:import': (r) => wallet.importToNode(r, (progress) => s.emit('wallet:scan', progress)),
     'wallet:abort-rescan': () => wallet.abortRescan(),
-    'wallet:receive': (r) => wallet.receive(r.label),
-    'wallet:history': () => wallet.history(),
-    'wallet:balances': () => walletBalances(s),
+    'wallet:receive': () => wallet.receive(),
+    'wallet:next-address': () => wallet.nextAddress(),
+    'wallet:receive-label': (r) => wallet.setReceiveLabel(r.address, r.label),
+    'wallet:history': (r) => wallet.history(r.all),
+    'wallet:balances': () => wallet.balances(),
     'wallet:export': (r) => walletExport.export(r.format),
     'settings:get': () => settings.view(),
     'settings:set': (r) => settings.set(r),
     'send:context': () => send.compose.context(),
     'send:preview': (r) => send.compose.preview(r.form),
-    'send:create': (r) => send.compose.create(r.form),
+    'send:create': (r) => send.compose.create(r.form, r.plan),
     'send:freeze': (r) => send.compose.freeze(r.outpoint, r.frozen),
     'drafts:list': () => send.list(),
     'drafts:get': (r) => send.drafts.get(r.id),
@@ -82,11 +86,23 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService, uri
     'drafts:broadcast': (r) => send.broadcast.broadcast(r.id),
     'drafts:bump': (r) => (r.method === 'rbf' ? send.broadcast.bumpRbf(r.id, r.feeRate) : send.compose.cpfp(r.id, r.feeRate, r.seed)),
     'scan:frame': (r) => send.sign.scanFrame(r.session, r.text),
+    'bump:options': (r) => send.bumpAny.options(r.txid),
+    'bump:rbf': (r) => send.bumpAny.rbf(r.txid, r.feeRate),
+    'bump:cpfp': (r) => send.bumpAny.cpfp(r),
     // watch any wallet (#17): attach to a node wallet; an interrupted rescan run again
     'wallet:node-wallets': () => wallet.nodeWallets(),
-    'wallet:attach': (r) => wallet.attach(r.walletName),
+    'wallet:attach': (r) => wallet.attach(r.walletName, r.acknowledgeKeys === undefined ? {} : { acknowledgeKeys: r.acknowledgeKeys }),
+    'wallet:list': () => wallet.list(),
+    'wallet:switch': (r) => wallet.switchTo(r.walletName),
     'wallet:rescan-status': () => wallet.rescanStatus(),
     'wallet:rescan': () => wallet.rescan((progress) => s.emit('wallet:scan', progress)),
+    // hardware wallets over USB (#30): the external signer program
+    'signer:list': () => signer.list(),
+    'signer:descriptors': (r) => signer.descriptors(r.fingerprint, r.account, r.op),
+    'signer:display-address': (r) => signer.displayAddress(r.address, r.fingerprint, r.op),
+    'signer:sign': (r) => signer.sign(r.id, r.fingerprint, r.op),
+    'signer:cancel': (r) => signer.cancel(r.op),
+    'signer:set-program': (r) => signer.setProgram(r.file),
   };
 }
 

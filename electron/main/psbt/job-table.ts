@@ -1,11 +1,13 @@
 // The jobs the PSBT worker runs, by name, with their request and reply types: the one table both the
 // worker (worker.ts) and the inline runner use, so a job runs the same code on either side.
-import type { PsbtConvertReply, PsbtDifference, PsbtQrReply, PsbtReviewReply } from '../../../shared/ipc/contract';
-import { convertJob, crosscheckDiff, crosscheckPrepare, qrJob, reviewJob, type CrosscheckPrepared, type JobStore, type ReviewRequest } from './jobs';
+import type { PsbtConvertReply, PsbtDifference, PsbtQrReply, PsbtReviewPageReply, PsbtReviewReply } from '../../../shared/ipc/contract';
+import { convertJob, crosscheckDiff, crosscheckPrepare, qrJob, reviewCoreJsonJob, reviewJob, reviewPageJob, type CrosscheckPrepared, type JobStore, type ReviewPageRequest, type ReviewRequest } from './jobs';
 import { buildJob, combineJob, exportJob, finalizeJob, type BuildReply, type BuildRequest, type CombineRequest } from '../send/jobs';
 
 export interface Jobs {
   review: { request: ReviewRequest; reply: PsbtReviewReply };
+  'review-page': { request: ReviewPageRequest; reply: PsbtReviewPageReply };
+  'review-core-json': { request: { key: string; review: ReviewRequest | null }; reply: string | null };
   convert: { request: Parameters<typeof convertJob>[0]; reply: PsbtConvertReply };
   qr: { request: Parameters<typeof qrJob>[0]; reply: PsbtQrReply };
   'crosscheck-prepare': { request: Parameters<typeof crosscheckPrepare>[0]; reply: CrosscheckPrepared };
@@ -27,6 +29,10 @@ export function runJob(store: JobStore, job: JobName, request: unknown): unknown
   switch (job) {
     case 'review':
       return reviewJob(store, request as ReviewRequest);
+    case 'review-core-json':
+      return reviewCoreJsonJob(store, request as Jobs['review-core-json']['request']);
+    case 'review-page':
+      return reviewPageJob(store, request as ReviewPageRequest);
     case 'convert':
       return convertJob(request as Jobs['convert']['request']);
     case 'qr':

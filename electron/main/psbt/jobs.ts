@@ -3,22 +3,25 @@
 // worker thread (worker.ts, on its own read-only SQLite connection) so a 100,000-input PSBT never
 // blocks the main process; PsbtService (service.ts) adds what needs the network (the node's tip,
 // its decodepsbt) and sends the rest here. Inline, the same functions serve tests and the bench.
+import { createHash } from 'node:crypto';
 import { base64 } from '@scure/base';
 import { AppError } from '../../../shared/errors';
-import type { PsbtConvertReply, PsbtDifference, PsbtQrReply, PsbtReviewContextView, PsbtReviewReply, PsbtReviewView } from '../../../shared/ipc/contract';
+import type { PsbtConvertReply, PsbtQrReply, PsbtReviewContextView, PsbtReviewPageReply, PsbtReviewReply, PsbtReviewView } from '../../../shared/ipc/contract';
+import { QR_PAGE, REVIEW_PAGE } from '../../../shared/ipc/psbt';
 import { decodeDestination, encodeDestination, extractDestination } from '../../../shared/bitcoin/address';
 import { MAINNET, NETWORKS, REGTEST, TESTNET, type Network } from '../../../shared/bitcoin/networks';
 import { convertPsbtBytes, decodePsbtJson, parsePsbtForReview, psbtTextToBytes, reviewPsbt, unsignedTxOf, type CoreVersion, type PsbtEncoding, type PsbtReview, type ReviewPsbt, type ReviewThresholds } from '../../../shared/bitcoin/psbt';
 import type { ProfileRepository } from '../store/profiles';
-import { encodePsbtUr } from './ur';
+import { psbtUrSequence, type PsbtUrSequence } from './ur';
+import { corePsbtError, refuseRawTx } from './answer';
 import { parseTx, serializeTx } from '../../../shared/bitcoin/tx';
 import type { DraftStore } from '../send/drafts-store';
 import type { WatchRepository } from '../store/watch';
 
 /** Core's decodepsbt failures the review still shows, because the PSBT's form is sound. */
 const CORE_NWU_MISMATCH = 'TX decode failed Non-witness UTXO does not match outpoint hash: iostream error';
-const MAX_DIFFERENCES = 200;
-const MAX_VALUE_TEXT = 1000;
+/** Core's JSON longer than this is not in the review reply (58 MB for 100,000 inputs): `psbt:review-core-json` brings it when shown. */
+export const CORE_JSON_INLINE = 1_000_000;
 
 export interface JobStore {
   repo: WatchRepository;
@@ -99,6 +102,14 @@ export function readPsbtText(text: string, encoding: PsbtEncoding): { bytes: Uin
   return { bytes: t.bytes, b64: t.encoding === 'base64' ? text.trim() : base64.encode(t.bytes), encoding: t.encoding };
 }
 
+/** What Core's decodepsbt says of the text (the detail line under Spyglass's words). */
+function coreTextOf(text: string, encoding: PsbtEncoding): string {
+  const t = psbtTextToBytes(text, encoding);
+  if (!t.ok) return t.message;
+  const r = decodePsbtJson(base64.encode(t.bytes), MAINNET);
+  return r.ok ? '' : r.message;
+}
+
 function toWire(r: PsbtReview): PsbtReviewView {
   const sm = r.summary;
   return {
@@ -109,6 +120,9 @@ function toWire(r: PsbtReview): PsbtReviewView {
       txidFinal: sm.txidFinal,
       inputCount: sm.inputCount,
       outputCount: sm.outputCount,
+      changeOutputs: r.outputs.filter((o) => o.kind === 'change').length,
+      opReturnOutputs: r.outputs.filter((o) => o.kind === 'op_return').length,
+      externalDestinations: new Set(r.outputs.filter((o) => o.kind === 'external').map((o) => o.address ?? `script:${o.scriptHex}`)).size,
       inputTotalSats: sm.inputTotal === null ? null : s(sm.inputTotal),
       outputTotalSats: s(sm.outputTotal),
       sentSats: s(sm.sent),
@@ -167,8 +181,9 @@ function toWire(r: PsbtReview): PsbtReviewView {
  */
 export function reviewJob(store: JobStore, req: ReviewRequest): PsbtReviewReply {
   const { repo } = store;
-  const input = readPsbtText(req.text, req.encoding);
   const pid = req.profileId;
+  refuseRawTx(req.text, req.encoding, () => coreTextOf(req.text, req.encoding), store.drafts, pid);
+  const input = readPsbtText(req.text, req.encoding);
   const watchedList = pid ? repo.listAddresses(pid, { includeHidden: true }).map((a) => a.address) : [];
   const { net, source: chainSource } = networkFor(store, req.nodeChain, pid, watchedList);
 
@@ -176,7 +191,7 @@ export function reviewJob(store: JobStore, req: ReviewRequest): PsbtReviewReply 
   const parsed = parsePsbtForReview(input.bytes);
   if (!core.ok) {
     const shown = parsed.ok && core.message === CORE_NWU_MISMATCH && hasNwuMismatch(parsed.psbt);
-    if (!shown) throw new AppError('input.invalid', core.message, { coreCode: -22, field: 'psbt' });
+    if (!shown) throw corePsbtError(core.message, input.bytes);
   }
   if (!parsed.ok) {
     throw new AppError('input.invalid', `Bitcoin Core decodes this PSBT, but Spyglass cannot review it: ${parsed.message}.`, { field: 'psbt' });
@@ -228,22 +243,17 @@ export function reviewJob(store: JobStore, req: ReviewRequest): PsbtReviewReply 
     ...(req.thresholds ? { thresholds: req.thresholds } : {}),
   });
 
-  // Label slots: the spent output's label, else its address's; the node's address label last.
-  if (pid) {
-    const addrLabel = (a: string | null): string | null => {
-      if (a === null) return null;
-      const l = repo.getLabel(pid, 'addr', a)?.label;
-      if (l) return l;
-      const nl = received.get(a)?.nodeLabel;
-      return nl ? nl : null;
-    };
-    for (const i of review.inputs) i.label = repo.getLabel(pid, 'output', i.outpoint)?.label ?? addrLabel(i.address);
-    for (const o of review.outputs) o.label = addrLabel(o.address);
-  }
+  const all = toWire(review);
+  const key = reviewKeyOf(req);
+  const coreJson = core.ok ? core.json : null;
+  lastReview = { key, pid, view: all, received, coreJson };
+  const wire: PsbtReviewView = { ...all, inputs: labelled(store, lastReview, 'inputs', 0, REVIEW_PAGE).inputs, outputs: labelled(store, lastReview, 'outputs', 0, REVIEW_PAGE).outputs };
 
   return {
-    review: toWire(review),
-    coreJson: core.ok ? core.json : null,
+    review: wire,
+    reviewKey: key,
+    coreJson: coreJson !== null && coreJson.length > CORE_JSON_INLINE ? null : coreJson,
+    coreJsonChars: coreJson?.length ?? 0,
     coreError: core.ok ? null : { code: -22, message: core.message },
     base64: input.b64,
     bytes: input.bytes.length,
@@ -263,94 +273,108 @@ export function reviewJob(store: JobStore, req: ReviewRequest): PsbtReviewReply 
   };
 }
 
-/** Converts a PSBT between version 0 and version 2, losslessly, as Core writes each. */
+/** The last review, all its rows (labels are read per page), so a page of a huge review is cheap. */
+interface CachedReview {
+  key: string;
+  pid: string | null;
+  view: PsbtReviewView;
+  coreJson: string | null;
+  received: Map<string, { txids: string[]; nodeLabel: string }>;
+}
+let lastReview: CachedReview | null = null;
+
+/** The review's name: sha-256 of the profile, the encoding asked for and the PSBT text. */
+export function reviewKeyOf(req: Pick<ReviewRequest, 'text' | 'encoding' | 'profileId'>): string {
+  return createHash('sha256').update(`${req.profileId ?? ''}\0${req.encoding}\0`).update(req.text).digest('hex');
+}
+
+/**
+ * A range of the cached review's rows, with their labels as the store has them now. Label slots: the
+ * spent output's label, else its address's; the node's address label last.
+ */
+function labelled(store: JobStore, c: CachedReview, side: 'inputs' | 'outputs', from: number, count: number): PsbtReviewPageReply {
+  const rows = { inputs: side === 'inputs' ? c.view.inputs.slice(from, from + count) : [], outputs: side === 'outputs' ? c.view.outputs.slice(from, from + count) : [] };
+  const pid = c.pid;
+  const { repo } = store;
+  if (pid) {
+    const addrLabel = (a: string | null): string | null => {
+      if (a === null) return null;
+      const l = repo.getLabel(pid, 'addr', a)?.label;
+      if (l) return l;
+      const nl = c.received.get(a)?.nodeLabel;
+      return nl ? nl : null;
+    };
+    rows.inputs = rows.inputs.map((i) => ({ ...i, label: repo.getLabel(pid, 'output', i.outpoint)?.label ?? addrLabel(i.address) }));
+    rows.outputs = rows.outputs.map((o) => ({ ...o, label: addrLabel(o.address) }));
+  }
+  return { side, from, total: side === 'inputs' ? c.view.inputs.length : c.view.outputs.length, ...rows };
+}
+
+/** What a page asks: the review's key, and the review's request (without it when only the cached copy will do). */
+export interface ReviewPageRequest {
+  key: string;
+  review: ReviewRequest | null;
+  side: 'inputs' | 'outputs';
+  from: number;
+  count: number;
+}
+
+/** A range of rows of the review `key` names: from the cached copy, else reviewed again from the text. */
+export function reviewPageJob(store: JobStore, req: ReviewPageRequest): PsbtReviewPageReply {
+  if (lastReview?.key !== req.key) {
+    if (req.review === null || reviewKeyOf(req.review) !== req.key) {
+      throw new AppError('input.invalid', 'This review is no longer held; review the PSBT again.', { field: 'key' });
+    }
+    reviewJob(store, req.review);
+  }
+  return labelled(store, lastReview as CachedReview, req.side, req.from, req.count);
+}
+
+/** Core's decodepsbt JSON of the review `key` names (too long for the review reply): from the cached copy, else reviewed again. */
+export function reviewCoreJsonJob(store: JobStore, req: { key: string; review: ReviewRequest | null }): string | null {
+  if (lastReview?.key !== req.key) {
+    if (req.review === null || reviewKeyOf(req.review) !== req.key) {
+      throw new AppError('input.invalid', 'This review is no longer held; review the PSBT again.', { field: 'key' });
+    }
+    reviewJob(store, req.review);
+  }
+  return (lastReview as CachedReview).coreJson;
+}
+
+/** Forgets the cached review (tests). */
+export function forgetReview(): void {
+  lastReview = null;
+}
+
+/** Converts a PSBT between version 0 and version 2 as Core writes each (to version 0 as BIP370 and HWI do: notes say what changed form). */
 export function convertJob(req: { text: string; encoding: PsbtEncoding; to: 0 | 2 }): PsbtConvertReply {
   const input = readPsbtText(req.text, req.encoding);
   const r = convertPsbtBytes(input.bytes, req.to);
   if (!r.ok) throw new AppError('input.invalid', r.message, { field: 'psbt' });
-  return { base64: base64.encode(r.bytes), bytes: r.bytes.length, version: req.to };
+  return { base64: base64.encode(r.bytes), bytes: r.bytes.length, version: req.to, notes: r.notes };
 }
 
-/** The PSBT as ur:crypto-psbt parts: a static QR when it fits one frame, else the pure parts and as many fountain parts again (a scanner that missed frames catches up). */
-export function qrJob(req: { text: string; encoding: PsbtEncoding; fragmentLength: number }): PsbtQrReply {
-  const input = readPsbtText(req.text, req.encoding);
-  const first = encodePsbtUr(input.bytes, { maxFragmentLength: req.fragmentLength });
-  const ur = first.kind === 'single' ? first : encodePsbtUr(input.bytes, { maxFragmentLength: req.fragmentLength, fountainParts: first.seqLen });
-  return { kind: ur.kind, parts: ur.parts, seqLen: ur.seqLen, fragmentLength: ur.fragmentLength };
-}
+/** The last PSBT's UR sequence (its fragments), kept in the worker for its later pages: one PSBT is shown at a time. */
+let lastQr: { text: string; encoding: PsbtEncoding; fragmentLength: number; seq: PsbtUrSequence } | null = null;
 
-/** What the node is to be asked (`decodepsbt` of `base64`) and the offline decode to compare with. */
-export interface CrosscheckPrepared {
-  /** The form sent to the node: a node without version 2 gets the version 0 form. */
-  base64: string;
-  asked: { version: 0 | 2; converted: boolean };
-  offline: { ok: true; json: string } | { ok: false; message: string };
-  /** A version 2 PSBT with no version 0 form, for a node that reads only version 0: why. */
-  noV0Form: string | null;
-}
-
-/** The cross-check's offline half: the form the node reads, and Core's decode of it with that node's rules. */
-export function crosscheckPrepare(req: { text: string; encoding: PsbtEncoding; chain: string; nodeCoreVersion: CoreVersion }): CrosscheckPrepared {
-  const input = readPsbtText(req.text, req.encoding);
-  const net = NETWORKS[req.chain as Network['chain']] ?? MAINNET;
-  let b64 = input.b64;
-  let asked: CrosscheckPrepared['asked'] = { version: 0, converted: false };
-  const parsed = parsePsbtForReview(input.bytes);
-  if (parsed.ok && parsed.psbt.version === 2) {
-    asked = { version: 2, converted: false };
-    if (req.nodeCoreVersion === 30) {
-      const v0 = convertPsbtBytes(input.bytes, 0);
-      if (!v0.ok) return { base64: b64, asked, offline: { ok: false, message: v0.message }, noV0Form: v0.message };
-      b64 = base64.encode(v0.bytes);
-      asked = { version: 0, converted: true };
-    }
+/**
+ * The PSBT as ur:crypto-psbt parts: a static QR when it fits one frame, else the pure parts and as many fountain parts
+ * again (a scanner that missed frames catches up) — `count` of them from part `from`, each made directly (the first
+ * page is all the click waits for; the renderer asks for the later ones as the animation nears them).
+ */
+export function qrJob(req: { text: string; encoding: PsbtEncoding; fragmentLength: number; from?: number; count?: number }): PsbtQrReply {
+  let seq: PsbtUrSequence;
+  if (lastQr && lastQr.text === req.text && lastQr.encoding === req.encoding && lastQr.fragmentLength === req.fragmentLength) seq = lastQr.seq;
+  else {
+    seq = psbtUrSequence(readPsbtText(req.text, req.encoding).bytes, { maxFragmentLength: req.fragmentLength });
+    lastQr = { text: req.text, encoding: req.encoding, fragmentLength: req.fragmentLength, seq };
   }
-  const offline = decodePsbtJson(b64, net, { coreVersion: req.nodeCoreVersion });
-  return { base64: b64, asked, offline: offline.ok ? { ok: true, json: offline.json } : { ok: false, message: offline.message }, noV0Form: null };
+  const total = seq.kind === 'single' ? 1 : 2 * seq.seqLen;
+  const from = Math.min(req.from ?? 0, total);
+  const end = Math.min(total, from + (req.count ?? QR_PAGE));
+  const parts: string[] = [];
+  for (let k = from; k < end; k++) parts.push(seq.part(k));
+  return { kind: seq.kind, parts, from, total, seqLen: seq.seqLen, fragmentLength: seq.fragmentLength };
 }
 
-// ——— the cross-check's tree walk ———
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-export function jsonText(x: unknown): string | null {
-  if (x === undefined) return null;
-  const t = JSON.stringify(x);
-  return t.length > MAX_VALUE_TEXT ? `${t.slice(0, MAX_VALUE_TEXT)}…` : t;
-}
-
-function childPath(path: string, key: string): string {
-  const k = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : `[${JSON.stringify(key)}]`;
-  return k.startsWith('[') ? `${path}${k}` : path === '' ? k : `${path}.${k}`;
-}
-
-/** Walks both parsed JSON trees; differences by value (numbers compare as parsed numbers). */
-export function diffJson(offline: unknown, node: unknown, path = '', out: PsbtDifference[] = [], limit = MAX_DIFFERENCES): { differences: PsbtDifference[]; truncated: boolean } {
-  let truncated = false;
-  const push = (d: PsbtDifference): void => {
-    if (out.length < limit) out.push(d);
-    else truncated = true;
-  };
-  const walk = (a: unknown, b: unknown, p: string): void => {
-    if (Array.isArray(a) && Array.isArray(b)) {
-      for (let i = 0; i < Math.max(a.length, b.length); i++) walk(a[i], b[i], `${p}[${i}]`);
-      return;
-    }
-    if (isPlainObject(a) && isPlainObject(b)) {
-      const keys = [...Object.keys(a), ...Object.keys(b).filter((k) => !Object.prototype.hasOwnProperty.call(a, k))];
-      for (const k of keys) walk(a[k], b[k], childPath(p, k));
-      return;
-    }
-    if (a === b) return;
-    push({ path: p, offline: jsonText(a), node: jsonText(b) });
-  };
-  walk(offline, node, path);
-  return { differences: out, truncated };
-}
-
-/** The offline decode (JSON text) against the node's parsed decodepsbt result. */
-export function crosscheckDiff(offlineJson: string, nodeResult: unknown): { differences: PsbtDifference[]; truncated: boolean } {
-  return diffJson(JSON.parse(offlineJson) as unknown, nodeResult);
-}
+export { crosscheckDiff, crosscheckPrepare, diffJson, jsonText, type CrosscheckPrepared } from './crosscheck-jobs';

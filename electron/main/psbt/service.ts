@@ -5,13 +5,13 @@
 // the node's tip, and `psbt:crosscheck`, which asks the node's own `decodepsbt` in a form the node
 // reads (a Core v30 node gets the version 0 form of a version 2 PSBT) and compares.
 import { isAppError, toIpcError } from '../../../shared/errors';
-import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtQrReply, PsbtReviewReply } from '../../../shared/ipc/contract';
+import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtQrReply, PsbtReviewPageReply, PsbtReviewReply } from '../../../shared/ipc/contract';
 import { nodeCoreVersion, type CoreVersion, type PsbtEncoding, type ReviewThresholds } from '../../../shared/bitcoin/psbt';
 import type { Logger } from '../log';
 import type { ActiveConnection, Services } from '../services';
 import type { ProfileRepository } from '../store/profiles';
 import type { WatchRepository } from '../store/watch';
-import { jsonText, readPsbtText } from './jobs';
+import { jsonText, readPsbtText, type ReviewRequest } from './jobs';
 import { InlineRunner, type PsbtRunner } from './runner';
 
 export { diffJson, inferNetwork } from './jobs';
@@ -66,31 +66,49 @@ export class PsbtService {
     return null;
   }
 
-  async review(text: string, encoding: PsbtEncoding = 'auto'): Promise<PsbtReviewReply> {
+  /** What the worker needs to review `text` (the node's tip only when `tip`: the rows do not depend on it). */
+  private async reviewRequest(text: string, encoding: PsbtEncoding, tip: boolean): Promise<ReviewRequest> {
     const conn = this.deps.services.activeConnection();
-    const reply = await this.#runner.run('review', {
+    return {
       text,
       encoding,
       profileId: this.profileId(),
       nodeChain: conn?.report.node.chain ?? null,
       nodeCoreVersion: conn ? connectionCoreVersion(conn) : null,
-      nodeTip: await this.nodeTip(conn),
+      nodeTip: tip ? await this.nodeTip(conn) : null,
       reportHeight: conn?.report.node.blocks ?? null,
       offline: this.deps.services.connectionState().state !== 'connected',
       now: this.deps.now?.() ?? Math.floor(Date.now() / 1000),
       ...(this.deps.thresholds ? { thresholds: typeof this.deps.thresholds === 'function' ? this.deps.thresholds() : this.deps.thresholds } : {}),
-    });
-    const r = reply.review;
-    this.deps.log.info(`psbt: reviewed v${reply.version} ${reply.bytes} bytes, ${r.inputs.length} in, ${r.outputs.length} out, ${r.warnings.length} warnings${reply.coreError ? ' (Core refuses it)' : ''}`);
+    };
+  }
+
+  async review(text: string, encoding: PsbtEncoding = 'auto'): Promise<PsbtReviewReply> {
+    const reply = await this.#runner.run('review', await this.reviewRequest(text, encoding, true));
+    const sm = reply.review.summary;
+    this.deps.log.info(`psbt: reviewed v${reply.version} ${reply.bytes} bytes, ${sm.inputCount} in, ${sm.outputCount} out, ${reply.review.warnings.length} warnings${reply.coreError ? ' (Core refuses it)' : ''}`);
     return reply;
+  }
+
+  /** A range of a review's rows: the worker's copy of review `key`, or `text` reviewed again when that copy is gone. */
+  async reviewPage(req: { key: string; psbt?: string | undefined; encoding: PsbtEncoding; side: 'inputs' | 'outputs'; from: number; count: number }): Promise<PsbtReviewPageReply> {
+    const review = req.psbt === undefined ? null : await this.reviewRequest(req.psbt, req.encoding, false);
+    return this.#runner.run('review-page', { key: req.key, review, side: req.side, from: req.from, count: req.count });
+  }
+
+  /** Core's JSON of a review, when too long for its reply. */
+  async reviewCoreJson(req: { key: string; psbt?: string | undefined; encoding: PsbtEncoding }): Promise<{ json: string | null }> {
+    const review = req.psbt === undefined ? null : await this.reviewRequest(req.psbt, req.encoding, false);
+    return { json: await this.#runner.run('review-core-json', { key: req.key, review }) };
   }
 
   convert(text: string, encoding: PsbtEncoding, to: 0 | 2): Promise<PsbtConvertReply> {
     return this.#runner.run('convert', { text, encoding, to });
   }
 
-  qr(text: string, encoding: PsbtEncoding, fragmentLength: number): Promise<PsbtQrReply> {
-    return this.#runner.run('qr', { text, encoding, fragmentLength });
+  /** `count` UR parts from part `from` (the first page by default). */
+  qr(text: string, encoding: PsbtEncoding, fragmentLength: number, from = 0, count?: number): Promise<PsbtQrReply> {
+    return this.#runner.run('qr', { text, encoding, fragmentLength, from, count });
   }
 
   async crosscheck(text: string, encoding: PsbtEncoding = 'auto'): Promise<PsbtCrosscheckReply> {

@@ -1,17 +1,19 @@
 /**
  * PSBTs as BC-UR (Blockchain Commons UR, BCR-2020-005/006): `ur:crypto-psbt`, the CBOR byte string of the PSBT,
  * split into fountain-coded parts for animated QR codes, and the scanning session that puts the parts back
- * together. The UR work is @ngraveio/bc-ur's (Node: it uses Buffer) — CBOR, fragments, fountain mixing, checksums,
- * decoding — except the last step of writing a part, bytewords, done here twice as fast (see minimalBytewords);
- * this module adds the choice between one static part and fragments, checks, and clear errors for what a camera
- * may read mid-scan.
+ * together. Writing parts is @ngraveio/bc-ur's work (Node: it uses Buffer) — CBOR, fragments, fountain mixing,
+ * checksums — except the last step, bytewords, done here twice as fast (see minimalBytewords); this module adds the
+ * choice between one static part and fragments. Reading them is not the library's: a scanned text is untrusted,
+ * so every part is checked first (ur-part.ts, bounded by shared/limits.ts) and then put back together by a
+ * fountain decoder whose work per part is bounded (fountain.ts); the app runs the scan in a worker thread
+ * (scan-runner.ts).
  */
 import { crc32 } from 'node:zlib';
-import { UR, URDecoder } from '@ngraveio/bc-ur';
+import { UR } from '@ngraveio/bc-ur';
 import * as bytewordsModule from '@ngraveio/bc-ur/dist/bytewords.js';
-import * as fountainDecoderModule from '@ngraveio/bc-ur/dist/fountainDecoder.js';
 import * as fountainEncoderModule from '@ngraveio/bc-ur/dist/fountainEncoder.js';
-import { FountainEncoderPart } from '@ngraveio/bc-ur/dist/fountainEncoder.js';
+import { FountainDecoder } from './fountain';
+import { checkSameMessage, headerOf, parseUrPart, PSBT_UR_TYPES, UrScanError, type PsbtUrType, type UrHeader, type UrPart } from './ur-part';
 
 /**
  * The default export of one of the library's CommonJS modules (`exports.default = …`): a bundler (the app's build,
@@ -22,12 +24,7 @@ function cjsDefault<T>(m: { default: T }): T {
   return d.default ?? d;
 }
 const Bytewords = cjsDefault(bytewordsModule);
-const FountainDecoder = cjsDefault(fountainDecoderModule);
 const FountainEncoder = cjsDefault(fountainEncoderModule);
-
-/** UR types of a PSBT: `crypto-psbt` (BCR-2020-006, what signers show and read today) and `psbt` (its newer name). */
-export type PsbtUrType = 'crypto-psbt' | 'psbt';
-const PSBT_UR_TYPES: readonly string[] = ['crypto-psbt', 'psbt'];
 
 const PSBT_MAGIC = [0x70, 0x73, 0x62, 0x74, 0xff]; // "psbt" 0xff
 
@@ -104,45 +101,77 @@ function checkLength(name: string, value: number, min: number, max: number): num
   return value;
 }
 
-/** The UR parts of a PSBT (binary, starting with "psbt" 0xff). */
-export function encodePsbtUr(psbt: Uint8Array, options: PsbtUrOptions = {}): PsbtUr {
+/**
+ * A PSBT's UR parts, any one made on demand: part(k) is the k-th part (0-based) of the endless sequence the
+ * library's fountain encoder writes — the seqLen pure parts (the fragments in order), then mixed ones — made
+ * directly (a mixed part depends only on its sequence number and the fragments), so showing part 3,000 does not
+ * make the 2,999 before it. The fragments are made once, here.
+ */
+export interface PsbtUrSequence {
+  kind: 'single' | 'multi';
+  seqLen: number;
+  fragmentLength: number;
+  messageLength: number;
+  type: PsbtUrType;
+  /** Part k (0-based), uppercase; a 'single' sequence has only part 0. */
+  part(k: number): string;
+}
+
+/** The UR sequence of a PSBT (binary, starting with "psbt" 0xff): its kind and sizes at once, its parts on demand. */
+export function psbtUrSequence(psbt: Uint8Array, options: Omit<PsbtUrOptions, 'fountainParts'> = {}): PsbtUrSequence {
   if (!isPsbt(psbt)) throw new TypeError('Not a PSBT: the bytes do not start with "psbt" 0xff');
   const type = options.type ?? 'crypto-psbt';
   if (!PSBT_UR_TYPES.includes(type)) throw new RangeError(`UR type must be crypto-psbt or psbt, got ${String(type)}`);
   const maxFragment = checkLength('maxFragmentLength', options.maxFragmentLength ?? DEFAULT_FRAGMENT_LENGTH, MIN_FRAGMENT_LENGTH, MAX_FRAGMENT_LENGTH);
   const singleMax = checkLength('singlePartMaxLength', options.singlePartMaxLength ?? maxFragment, 0, MAX_FRAGMENT_LENGTH);
-  const extra = checkLength('fountainParts', options.fountainParts ?? 0, 0, 1_000_000);
 
   const ur = new UR(UR.fromBuffer(Buffer.from(psbt.buffer, psbt.byteOffset, psbt.byteLength)).cbor, type);
   const messageLength = ur.cbor.length;
   const prefix = `UR:${type.toUpperCase()}/`;
   // One fragment is the single-part form too (as the library writes it).
   if (messageLength <= singleMax || messageLength <= maxFragment) {
-    return { kind: 'single', parts: [prefix + minimalBytewords(ur.cbor)], seqLen: 1, fragmentLength: messageLength, messageLength, type };
+    const only = prefix + minimalBytewords(ur.cbor);
+    return {
+      kind: 'single',
+      seqLen: 1,
+      fragmentLength: messageLength,
+      messageLength,
+      type,
+      part: (k) => {
+        if (k !== 0) throw new RangeError(`A single-part UR has only part 0, not ${k}`);
+        return only;
+      },
+    };
   }
-  // The library's fountain encoder: fragments, the pure parts in order, then mixed ones; each part's CBOR.
+  // The library's fountain encoder: its fragments, and nextPart() after its sequence number is set to the one before
+  // (nextPart is seqNum + 1 → chooseFragments(seqNum) → the XOR of those fragments; nothing else carries over).
   const encoder = new FountainEncoder(ur.cbor, maxFragment);
   const seqLen = encoder.seqLength();
-  const parts: string[] = new Array<string>(seqLen + extra);
-  for (let i = 0; i < parts.length; i++) {
-    const part = encoder.nextPart();
-    parts[i] = `${prefix}${part.seqNum}-${seqLen}/${minimalBytewords(part.cbor())}`;
-  }
-  return { kind: 'multi', parts, seqLen, fragmentLength: encoder.fragments[0]!.length, messageLength, type };
+  return {
+    kind: 'multi',
+    seqLen,
+    fragmentLength: encoder.fragments[0]!.length,
+    messageLength,
+    type,
+    part: (k) => {
+      if (!Number.isInteger(k) || k < 0 || k >= 0xffffffff) throw new RangeError(`No UR part ${k}`);
+      (encoder as unknown as { seqNum: number }).seqNum = k; // private in the typings, a plain field in the code
+      const part = encoder.nextPart();
+      return `${prefix}${part.seqNum}-${seqLen}/${minimalBytewords(part.cbor())}`;
+    },
+  };
 }
 
-export type UrScanErrorCode = 'not-ur' | 'malformed' | 'wrong-type' | 'other-message' | 'corrupt' | 'not-psbt';
-
-/** Why a scanned QR code was refused. The session is unchanged by a refused part. */
-export class UrScanError extends Error {
-  constructor(
-    readonly code: UrScanErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'UrScanError';
-  }
+/** The UR parts of a PSBT (binary, starting with "psbt" 0xff), all at once. */
+export function encodePsbtUr(psbt: Uint8Array, options: PsbtUrOptions = {}): PsbtUr {
+  const extra = checkLength('fountainParts', options.fountainParts ?? 0, 0, 1_000_000);
+  const seq = psbtUrSequence(psbt, options);
+  const parts = new Array<string>(seq.kind === 'single' ? 1 : seq.seqLen + extra);
+  for (let i = 0; i < parts.length; i++) parts[i] = seq.part(i);
+  return { kind: seq.kind, parts, seqLen: seq.seqLen, fragmentLength: seq.fragmentLength, messageLength: seq.messageLength, type: seq.type };
 }
+
+export { UrScanError, type PsbtUrType, type UrScanErrorCode } from './ur-part';
 
 export interface UrScanProgress {
   /** 'accepted': a new part; 'duplicate': one already read (harmless); 'complete': the PSBT is whole. */
@@ -153,29 +182,40 @@ export interface UrScanProgress {
   expected: number;
 }
 
-interface Header {
-  type: string;
-  seqLen: number;
-  messageLength: number;
-  checksum: number;
-  fragmentLength: number;
+/**
+ * The PSBT in a whole UR message: the message is the CBOR byte string of the PSBT (a definite length that
+ * covers the message exactly).
+ */
+export function psbtOfUrMessage(message: Uint8Array): Uint8Array {
+  const first = message[0];
+  if (first === undefined) throw new UrScanError('corrupt', 'The UR message is empty');
+  if (first >> 5 !== 2) throw new UrScanError('not-psbt', 'The UR message is not a PSBT (a CBOR byte string starting with "psbt" 0xff)');
+  const info = first & 0x1f;
+  const size = info < 24 ? 0 : info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : info === 27 ? 8 : -1;
+  if (size < 0) throw new UrScanError('corrupt', `The UR message is not valid CBOR: a byte string with additional info ${info}`);
+  if (message.length < 1 + size) throw new UrScanError('corrupt', 'The UR message is not valid CBOR: it ends inside its length');
+  let length = info < 24 ? info : 0;
+  for (let k = 1; k <= size; k++) length = length * 256 + message[k]!;
+  if (1 + size + length !== message.length) throw new UrScanError('corrupt', `The UR message is not valid CBOR: a byte string of ${length} bytes in ${message.length - 1 - size}`);
+  const value = message.subarray(1 + size);
+  if (!isPsbt(value)) throw new UrScanError('not-psbt', 'The UR message is not a PSBT (a CBOR byte string starting with "psbt" 0xff)');
+  return Uint8Array.from(value);
 }
 
-/** Text of an error thrown by the library (its asserts and errors), for the message of a refused part. */
-const reason = (e: unknown): string => (e instanceof Error && e.message ? e.message : String(e));
-
 /**
- * One scan of an animated (or static) PSBT QR: feed every decoded QR text to receive(), in any order, with
- * duplicates and in any letter case, until `complete`; then result() is the PSBT. A part of another UR type,
- * of another message (say a second PSBT shown mid-scan) or garbage throws a UrScanError and changes nothing;
- * reset() starts over.
+ * One scan of an animated (or static) PSBT QR: feed every decoded QR text to receive() — or every part
+ * parseUrPart() checked to receivePart() — in any order, with duplicates and in any letter case, until
+ * `complete`; then result() is the PSBT. A part of another UR type, of another message (say a second PSBT
+ * shown mid-scan) or garbage throws a UrScanError and changes nothing; reset() starts over. The fountain
+ * decoder (fountain.ts) sees only parts that passed every check.
  */
 export class PsbtUrScanner {
-  #decoder: InstanceType<typeof FountainDecoder> = new FountainDecoder();
-  #header: Header | null = null;
+  #decoder: FountainDecoder | null = null;
+  #header: UrHeader | null = null;
   #seen = new Set<number>();
   #result: Uint8Array | null = null;
   #type: PsbtUrType | null = null;
+  #decoded = 0;
 
   get complete(): boolean {
     return this.#result !== null;
@@ -191,15 +231,26 @@ export class PsbtUrScanner {
   }
 
   get progress(): number {
-    return this.#result ? 1 : this.#header ? this.#decoder.getProgress() : 0;
+    return this.#result ? 1 : (this.#decoder?.progress ?? 0);
+  }
+
+  /** Fragments recovered so far (all of them once complete). */
+  get received(): number {
+    return this.#result ? this.expected : (this.#decoder?.received ?? 0);
+  }
+
+  /** Parts handed to the fountain decoder since the scan began (a refused part never is). */
+  get partsDecoded(): number {
+    return this.#decoded;
   }
 
   reset(): void {
-    this.#decoder = new FountainDecoder();
+    this.#decoder = null;
     this.#header = null;
     this.#seen.clear();
     this.#result = null;
     this.#type = null;
+    this.#decoded = 0;
   }
 
   /** The PSBT, once complete. */
@@ -210,96 +261,46 @@ export class PsbtUrScanner {
 
   #report(status: UrScanProgress['status']): UrScanProgress {
     const expected = this.expected;
-    return { status, progress: this.progress, received: this.#result ? expected : this.#decoder.getReceivedPartIndexes().length, expected };
+    return { status, progress: this.progress, received: this.received, expected };
   }
 
   receive(text: string): UrScanProgress {
     if (this.#result) return this.#report('complete');
-    const lower = text.trim().toLowerCase();
-    if (!lower.startsWith('ur:')) throw new UrScanError('not-ur', 'This QR code is not a UR code (it does not start with "ur:")');
-    let type: string;
-    let components: string[];
-    try {
-      [type, components] = URDecoder.parse(lower);
-    } catch (e) {
-      throw new UrScanError('malformed', `This UR code is malformed (${reason(e) || 'bad type or path'})`);
-    }
-    if (!PSBT_UR_TYPES.includes(type)) throw new UrScanError('wrong-type', `This UR code holds "${type}", not a PSBT (crypto-psbt)`);
-    if (this.#header && this.#header.type !== type) {
-      throw new UrScanError('other-message', `This UR code (${type}) belongs to another message than the ${this.#header.type} being scanned`);
-    }
+    return this.receivePart(parseUrPart(text));
+  }
 
-    if (components.length === 1) {
-      if (this.#header) throw new UrScanError('other-message', 'This is a whole single-part PSBT, not one of the parts being scanned: start over to read it');
-      let cbor: Buffer;
-      try {
-        cbor = URDecoder.decode(lower).cbor;
-      } catch (e) {
-        throw new UrScanError('corrupt', `This UR code is damaged: ${reason(e)}`);
-      }
-      this.#finish(cbor, type as PsbtUrType);
+  receivePart(part: UrPart): UrScanProgress {
+    if (this.#result) return this.#report('complete');
+    checkSameMessage(this.#header, part);
+    if (part.kind === 'single') {
+      this.#result = psbtOfUrMessage(part.message);
+      this.#type = part.type;
       return this.#report('complete');
     }
-    if (components.length !== 2) throw new UrScanError('malformed', 'This UR code is malformed (a part has the form ur:type/n-total/body)');
-
-    let seqNum: number;
-    let seqLen: number;
-    let part: FountainEncoderPart;
-    try {
-      [seqNum, seqLen] = URDecoder.parseSequenceComponent(components[0]!) as [number, number];
-    } catch {
-      seqNum = seqLen = NaN;
-    }
-    if (!/^\d+-\d+$/.test(components[0]!) || !Number.isSafeInteger(seqNum) || !Number.isSafeInteger(seqLen)) {
-      throw new UrScanError('malformed', `This UR code's sequence "${components[0]}" is not of the form n-total`);
-    }
-    try {
-      part = FountainEncoderPart.fromCBOR(Bytewords.decode(components[1]!, Bytewords.STYLES.MINIMAL));
-    } catch (e) {
-      throw new UrScanError('corrupt', `This UR part is damaged: ${reason(e) || 'its body does not decode'}`);
-    }
-    if (part.seqNum !== seqNum || part.seqLength !== seqLen) throw new UrScanError('corrupt', `This UR part is damaged: its body says part ${part.seqNum}-${part.seqLength}, its name ${seqNum}-${seqLen}`);
-
-    const header: Header = { type, seqLen, messageLength: part.messageLength, checksum: part.checksum, fragmentLength: part.fragment.length };
-    const h = this.#header;
-    if (h && (h.seqLen !== header.seqLen || h.messageLength !== header.messageLength || h.checksum !== header.checksum || h.fragmentLength !== header.fragmentLength)) {
-      throw new UrScanError('other-message', `This part belongs to another PSBT (${header.seqLen} parts, ${header.messageLength} bytes) than the one being scanned (${h.seqLen} parts, ${h.messageLength} bytes): start over to read the new one`);
-    }
-    if (this.#seen.has(seqNum)) return this.#report('duplicate');
-    this.#header = header;
-    this.#seen.add(seqNum);
-    this.#type = type as PsbtUrType;
-    this.#decoder.receivePart(part);
-    if (this.#decoder.isFailure()) {
-      const error = this.#decoder.resultError();
+    if (this.#seen.has(part.seqNum)) return this.#report('duplicate');
+    this.#header ??= headerOf(part);
+    this.#decoder ??= new FountainDecoder(this.#header);
+    this.#seen.add(part.seqNum);
+    this.#type = part.type;
+    this.#decoded++;
+    this.#decoder.receive(part.seqNum, part.fragment);
+    const failure = this.#decoder.failure;
+    if (failure) {
       this.reset();
-      throw new UrScanError('corrupt', `The parts do not add up to the message they announce (${error}): start over`);
+      throw new UrScanError('corrupt', `The parts do not add up to the message they announce (${failure}): start over`);
     }
-    if (this.#decoder.isSuccess()) {
+    const message = this.#decoder.result;
+    if (message) {
       try {
-        this.#finish(this.#decoder.resultMessage(), type as PsbtUrType);
+        this.#result = psbtOfUrMessage(message);
       } catch (e) {
         this.reset();
         throw e;
       }
+      this.#decoder = null;
       return this.#report('complete');
     }
     return this.#report('accepted');
-  }
-
-  /** The message is the CBOR byte string of the PSBT. */
-  #finish(cbor: Buffer, type: PsbtUrType): void {
-    let value: unknown;
-    try {
-      value = new UR(cbor, type).decodeCBOR();
-    } catch (e) {
-      throw new UrScanError('corrupt', `The UR message is not valid CBOR: ${reason(e)}`);
-    }
-    if (!(value instanceof Uint8Array) || !isPsbt(value)) {
-      throw new UrScanError('not-psbt', 'The UR message is not a PSBT (a CBOR byte string starting with "psbt" 0xff)');
-    }
-    this.#result = Uint8Array.from(value);
-    this.#type = type;
   }
 }
 

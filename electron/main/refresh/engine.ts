@@ -59,13 +59,13 @@
 //
 // After a new block or wallet transaction the app runs the incremental refresh (incremental.ts),
 // which updates the latest snapshot in place from `listsinceblock` and falls back to this one.
-import { setMaxListeners } from 'node:events';
-import { AppError, isAppError } from '../../../shared/errors';
-import type { IndexClient } from '../blockindex/client';
-import type { IndexTransaction, IndexUtxo } from '../blockindex/types';
+// The engine is split by responsibility: engine-types.ts (options, result), node-replies.ts (parsing
+// the node's replies), change-check.ts (what to look up, whether anything changed), lookups.ts (the
+// index lookups), progress.ts (errors, progress events), index-tx.ts (the transaction cache),
+// slice.ts (turns for the event loop), snapshot-text.ts + snapshot-writer.ts (the write elsewhere).
+import type { IndexTransaction } from '../blockindex/types';
 import { silentLogger, type Logger } from '../log';
 import { collectGarbage } from '../memory';
-import type { RpcClient } from '../rpc/client';
 import {
   btcNumberToSats,
   changeByAddress,
@@ -77,6 +77,7 @@ import {
   parseNodeTip,
   parseReceived,
   parseUnspent,
+  walletStateOf,
 } from './node-replies';
 import {
   DEFAULT_KEEP_SNAPSHOTS,
@@ -85,156 +86,29 @@ import {
   type DiffSummary,
   type ReceivedRecord,
   type RefreshStep,
-  type Snapshot,
   type SnapshotAddress,
   type Tip,
-  type UtxoRecord,
-  type UtxoRow,
+  type WalletScope,
   type WatchRepository,
 } from '../store/watch';
+import { DEFAULT_INFO_MAX_AGE_MS, type RefreshEngineOptions, type RefreshIndex, type RefreshResult, type RefreshRpc, type RefreshRunOptions } from './engine-types';
+import { isUnchanged, mustLookUp, NO_UTXOS, type IndexTotals } from './change-check';
+import { IndexTxCache } from './index-tx';
+import { lookUpUtxos } from './lookups';
+import { cancelled, progressEmitter, toAppError } from './progress';
+import { SLICE_MS, Slicer } from './slice';
+import { snapshotText } from './snapshot-text';
+import type { SnapshotWriter } from './snapshot-writer';
 
 export { btcNumberToSats, changeByAddress, changeRecords, EMPTY_NODE_UNSPENT, LIST_RECEIVED_PARAMS, outpointsDigest, parseNodeTip, parseReceived, parseUnspent };
-
-export type RefreshPhase = 'received' | 'addressinfo' | 'utxos' | 'write';
-
-export interface RefreshProgress {
-  phase: RefreshPhase;
-  done: number;
-  total: number;
-}
-
-export interface RefreshRunOptions {
-  signal?: AbortSignal;
-  onProgress?(p: RefreshProgress): void;
-}
-
-export interface RefreshResult {
-  snapshotId: number;
-  /** The good snapshot this one was compared with (and carried UTXOs from); null for the first. */
-  previousId: number | null;
-  status: 'ok' | 'partial';
-  /**
-   * True when the refresh found nothing changed and wrote no new snapshot: `snapshotId` is then the
-   * latest snapshot (= `previousId`), whose time, tips and confirmations were updated in place.
-   */
-  unchanged: boolean;
-  takenAt: string;
-  node: Tip;
-  index: Tip;
-  counts: {
-    /** Watched addresses in the snapshot (node + user). */
-    addresses: number;
-    nodeAddresses: number;
-    userAddresses: number;
-    /** getaddressinfo replies stored / refused by the node. */
-    infosFetched: number;
-    infoErrors: number;
-    /** Index address/utxo lookups made, and those the index refused for that address. */
-    utxoLookups: number;
-    utxoFailures: number;
-    /** Addresses whose UTXOs were copied from the previous snapshot. */
-    carriedForward: number;
-    /** UTXOs fetched in this refresh. */
-    utxosFetched: number;
-  };
-  /** The addresses looked up in the index, in the order they were queued. */
-  fetched: string[];
-  diff: DiffSummary;
-  /**
-   * How the node's unspent outputs were checked: asked (`listunspent`), taken from the latest
-   * snapshot because the wallet reported the same state (`reused`), or not at all (`off`).
-   */
-  spendCheck: 'listunspent' | 'reused' | 'off';
-  /** Milliseconds per step, and in all. */
-  timings: Record<RefreshStep | 'total', number>;
-}
-
-/** What the engine needs of the RPC client (RpcClient, or a counting wrapper in tests). */
-export type RefreshRpc = Pick<RpcClient, 'call' | 'batch'>;
-/** What the engine needs of the index client. */
-export type RefreshIndex = Pick<IndexClient, 'addressUtxo' | 'tip' | 'transaction' | 'genesisHash'>;
-
-export interface RefreshEngineOptions {
-  store: WatchRepository;
-  rpc: RefreshRpc;
-  index: RefreshIndex;
-  profileId: string;
-  /** Clock, ms since the epoch (default Date.now). */
-  now?: () => number;
-  log?: Logger;
-  /** getaddressinfo replies older than this are fetched again (default 24 h). */
-  infoMaxAgeMs?: number;
-  /** Good snapshots kept per profile (default 50). */
-  keepSnapshots?: number;
-  /** Ask the node (`listunspent`) which addresses' coins were spent (default true; see the top of the file). */
-  checkSpends?: boolean;
-  /** getaddressinfo calls per JSON-RPC batch (default 500). */
-  infoBatchSize?: number;
-  /** Index lookups handed to the index client at a time (default 64). */
-  lookupWindow?: number;
-  /**
-   * Called after a step that handled at least `releaseAfter` replies (default 2,000), and after a
-   * refresh of that many addresses, whose parsed replies are garbage from then on (default: a full
-   * V8 collection, electron/main/memory.ts; null: never).
-   */
-  releaseMemory?: (() => void) | null;
-  releaseAfter?: number;
-  /** Genesis hash of the chain, for the transaction cache (default: asked from the index once). */
-  genesisHash?: string;
-}
-
-export const DEFAULT_INFO_MAX_AGE_MS = 24 * 60 * 60 * 1000;
-const PROGRESS_INTERVAL_MS = 50;
-const HEX64 = /^[0-9a-f]{64}$/;
-/** Index errors that concern one address; any other error ends the refresh. */
-const PER_ADDRESS_CODES: ReadonlySet<string> = new Set(['index.invalid', 'index.not_found', 'index.not_configured']);
-
-function cancelled(): AppError {
-  return new AppError('cancelled', 'The refresh was cancelled.');
-}
-
-function toAppError(e: unknown, log: Logger): AppError {
-  if (isAppError(e)) return e;
-  log.error(`refresh: unexpected ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
-  return new AppError('internal', 'The refresh failed inside Spyglass. The details were written to the log.');
-}
-
-
-/** A lookup's UTXOs equal a snapshot's (as the snapshot would store them: outpoint, amount, height). */
-function sameUtxos(got: readonly IndexUtxo[], held: readonly UtxoRecord[]): boolean {
-  if (got.length !== held.length) return false;
-  const key = (txid: string, vout: number, sats: bigint, height: number | null): string => `${txid}:${vout}:${sats}:${height}`;
-  const want = new Set(held.map((u) => key(u.txid, u.vout, u.amountSats, u.height)));
-  return want.size === got.length && got.every((u) => want.has(key(u.txId, u.vOut, u.amount, u.block)));
-}
-
-interface IndexTotals {
-  sats: bigint;
-  count: number;
-}
-
-const NO_UTXOS: IndexTotals = { sats: 0n, count: 0 };
-
-/** Up to this many addresses looked up again, their held UTXOs are read one address at a time. */
-const HELD_ONE_BY_ONE = 256;
-
-function sameTxids(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  const x = [...a].sort();
-  const y = [...b].sort();
-  return x.every((t, i) => t === y[i]);
-}
-
-/** An unconfirmed receive is waiting (Core: confirmations = the least depth among the receiving txs). */
-function pending(r: ReceivedRecord): boolean {
-  return r.confirmations === 0 && r.txids.length > 0;
-}
+export { DEFAULT_INFO_MAX_AGE_MS } from './engine-types';
+export type { RefreshEngineOptions, RefreshIndex, RefreshPhase, RefreshProgress, RefreshResult, RefreshRpc, RefreshRunOptions } from './engine-types';
 
 export class RefreshEngine {
   readonly #store: WatchRepository;
   readonly #rpc: RefreshRpc;
   readonly #index: RefreshIndex;
-  readonly #profileId: string;
+  readonly #scope: WalletScope;
   readonly #now: () => number;
   readonly #log: Logger;
   readonly #infoMaxAgeMs: number;
@@ -244,14 +118,16 @@ export class RefreshEngine {
   readonly #lookupWindow: number;
   readonly #releaseMemory: (() => void) | null;
   readonly #releaseAfter: number;
-  #genesis: Promise<string> | null;
+  readonly #writer: SnapshotWriter | null;
+  readonly #sliceMs: number | null;
+  readonly #txs: IndexTxCache;
   #running: Promise<RefreshResult> | null = null;
 
   constructor(options: RefreshEngineOptions) {
     this.#store = options.store;
     this.#rpc = options.rpc;
     this.#index = options.index;
-    this.#profileId = options.profileId;
+    this.#scope = options.wallet === undefined ? options.profileId : { profileId: options.profileId, wallet: options.wallet };
     this.#now = options.now ?? Date.now;
     this.#log = options.log ?? silentLogger;
     this.#infoMaxAgeMs = options.infoMaxAgeMs ?? DEFAULT_INFO_MAX_AGE_MS;
@@ -261,7 +137,9 @@ export class RefreshEngine {
     this.#lookupWindow = Math.max(1, Math.floor(options.lookupWindow ?? 64));
     this.#releaseMemory = options.releaseMemory === undefined ? collectGarbage : options.releaseMemory;
     this.#releaseAfter = Math.max(1, Math.floor(options.releaseAfter ?? 2000));
-    this.#genesis = options.genesisHash === undefined ? null : Promise.resolve(options.genesisHash);
+    this.#writer = options.writer ?? null;
+    this.#sliceMs = options.sliceMs === undefined ? SLICE_MS : options.sliceMs;
+    this.#txs = new IndexTxCache(this.#store, this.#index, this.#now, options.genesisHash);
   }
 
   /** Whether a refresh is going. */
@@ -286,72 +164,25 @@ export class RefreshEngine {
   }
 
   /**
-   * An index transaction record, from the cache when it holds a confirmed one (its block, inputs and
-   * outputs no longer change; confirmations follow from the tip), else from the index (and cached).
-   * When the index cannot be reached, a cached record of any age is returned (`fromCache: true`).
-   * `refresh: true` asks the index even for a cached confirmed record (e.g. for its `spent` lists).
+   * An index transaction record, from the cache when it holds a confirmed one (index-tx.ts); `refresh:
+   * true` asks the index even for a cached confirmed record (e.g. for its `spent` lists).
    */
-  async transaction(txid: string, opts: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<{ tx: IndexTransaction; fetchedAt: string; fromCache: boolean }> {
-    const id = txid.toLowerCase();
-    if (!HEX64.test(id)) throw new AppError('input.invalid', `"${txid.slice(0, 70)}" is not a transaction id: expected 64 hex characters.`, { field: 'txid' });
-    const genesis = await this.#genesisHash(opts.signal);
-    const cached = this.#store.getIndexTx(genesis, id);
-    if (cached !== null && cached.tx.blockHash !== null && opts.refresh !== true) return { ...cached, fromCache: true };
-    try {
-      const tx = await this.#index.transaction(id, opts.signal ? { signal: opts.signal } : {});
-      const fetchedAt = new Date(this.#now()).toISOString();
-      this.#store.putIndexTx(genesis, tx, fetchedAt);
-      return { tx, fetchedAt, fromCache: false };
-    } catch (e) {
-      if (cached !== null && isAppError(e) && e.code.startsWith('net.')) return { ...cached, fromCache: true };
-      throw e;
-    }
+  transaction(txid: string, opts: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<{ tx: IndexTransaction; fetchedAt: string; fromCache: boolean }> {
+    return this.#txs.get(txid, opts);
   }
 
   // -------------------------------------------------------------------------------------------
-
-  /**
-   * The wallet's state for the spend check: "<walletname>:<txcount>:<lastprocessedblock hash>", or
-   * null when the node does not report it (no such method, or the fields are missing) — then the
-   * engine asks `listunspent` every time. Errors reaching the node end the refresh as usual.
-   */
-  async #walletState(callOpts: { signal?: AbortSignal }): Promise<string | null> {
-    let info: unknown;
-    try {
-      info = await this.#rpc.call('getwalletinfo', [], callOpts);
-    } catch (e) {
-      if (isAppError(e) && (e.code === 'rpc.method_not_found' || e.code === 'rpc.error' || e.code === 'rpc.bad_reply')) {
-        this.#log.warn(`refresh: getwalletinfo: ${e.code} ${e.message}; the node's unspent outputs are asked every time`);
-        return null;
-      }
-      throw e;
-    }
-    if (!isRecord(info)) return null;
-    const { walletname, txcount, lastprocessedblock: lpb } = info;
-    if (typeof walletname !== 'string' || typeof txcount !== 'number' || !Number.isSafeInteger(txcount) || !isRecord(lpb)) return null;
-    if (typeof lpb.hash !== 'string' || !HEX64.test(lpb.hash)) return null;
-    return `${walletname.slice(0, 100)}:${txcount}:${lpb.hash}`;
-  }
 
   /** releaseMemory after a step that handled `n` replies, when that is many. */
   #release(n: number): void {
     if (n < this.#releaseAfter || this.#releaseMemory === null) return;
     try {
+      const t = performance.now();
       this.#releaseMemory();
+      this.#log.info(`refresh: memory released after ${n} replies in ${Math.round(performance.now() - t)} ms`);
     } catch (e) {
       this.#log.warn(`refresh: releasing memory failed: ${e instanceof Error ? e.message : String(e)}`);
     }
-  }
-
-  #genesisHash(signal: AbortSignal | undefined): Promise<string> {
-    if (this.#genesis === null) {
-      const p = this.#index.genesisHash(signal ? { signal } : {});
-      this.#genesis = p;
-      p.catch(() => {
-        if (this.#genesis === p) this.#genesis = null; // not kept when it failed
-      });
-    }
-    return this.#genesis;
   }
 
   async #run(opts: RefreshRunOptions): Promise<RefreshResult> {
@@ -359,7 +190,7 @@ export class RefreshEngine {
     const t0 = performance.now();
     const takenAt = new Date(this.#now()).toISOString();
     const timings: Record<RefreshStep | 'total', number> = { received: 0, addressinfo: 0, tips: 0, utxos: 0, write: 0, total: 0 };
-    const profileId = this.#profileId;
+    const scope = this.#scope;
     const callOpts = signal ? { signal } : {};
     let step: RefreshStep = 'received';
     let nodeTip: Tip | null = null;
@@ -372,7 +203,10 @@ export class RefreshEngine {
       step = next;
       stepStart = t;
     };
-    const progress = this.#progressEmitter(opts.onProgress);
+    const progress = progressEmitter(opts.onProgress, this.#log);
+    // The loops over every address give the event loop a turn every few ms (slice.ts), and so does
+    // each long synchronous store call.
+    const slicer = new Slicer(this.#sliceMs);
     const checkAbort = (): void => {
       if (signal?.aborted) throw cancelled();
     };
@@ -381,20 +215,22 @@ export class RefreshEngine {
       checkAbort();
       // ---- 1. received (+ the node's unspent outputs)
       progress('received', 0, 1, true);
-      const prev = this.#store.latestSnapshot(profileId);
+      const prev = this.#store.latestSnapshot(scope);
       const prevReceived = prev === null ? new Map<string, ReceivedRecord>() : this.#store.received(prev.id);
       const prevFetch = prev === null ? new Map<string, AddressFetch>() : this.#store.fetchStates(prev.id);
+      await slicer.pause();
       const [walletStateBefore, receivedReply] = await Promise.all([
-        this.#checkSpends ? this.#walletState(callOpts) : Promise.resolve(null),
+        this.#checkSpends ? walletStateOf(this.#rpc, callOpts, this.#log) : Promise.resolve(null),
         // Named, without include_watchonly (no effect on descriptor wallets; removed after v30, which
         // shifts the positions of the arguments after it): valid in every Core variant (spec §7).
         this.#rpc.call('listreceivedbyaddress', LIST_RECEIVED_PARAMS, callOpts),
       ]);
       const received = parseReceived(receivedReply);
+      await slicer.pause();
       // The state is what the snapshot's node rows are exact at (the incremental refresh lists what
       // happened since its block, refresh/incremental.ts): asked again, and not recorded when the
       // wallet moved while listreceivedbyaddress was read (then the next refresh is a full one).
-      const walletState = walletStateBefore !== null && (await this.#walletState(callOpts)) === walletStateBefore ? walletStateBefore : null;
+      const walletState = walletStateBefore !== null && (await walletStateOf(this.#rpc, callOpts, this.#log)) === walletStateBefore ? walletStateBefore : null;
       let handled = received.length;
       if (this.#checkSpends) {
         const reuse =
@@ -411,6 +247,7 @@ export class RefreshEngine {
           for (const r of received) r.nodeUnspent = unspent.get(r.address) ?? EMPTY_NODE_UNSPENT;
           const change = changeByAddress(reply, listed, unspent);
           received.push(...change.values());
+          await slicer.pause();
         }
         spendCheck = reuse ? 'reused' : 'listunspent';
       }
@@ -418,17 +255,16 @@ export class RefreshEngine {
       checkAbort();
 
       const nodeSet = new Set(received.map((r) => r.address));
-      const userAddresses = this.#store
-        .listAddresses(profileId, { source: 'user' })
-        .map((a) => a.address)
-        .filter((a) => !nodeSet.has(a));
+      const userAddresses = this.#store.addressList(scope, 'user').filter((a) => !nodeSet.has(a));
+      await slicer.pause();
 
       this.#release(handled);
 
       // ---- 2. addressinfo
       endStep('addressinfo');
       const all = [...nodeSet, ...userAddresses];
-      const stale = this.#store.staleInfo(profileId, all, this.#infoMaxAgeMs, this.#now());
+      const stale = this.#store.staleInfo(scope, all, this.#infoMaxAgeMs, this.#now());
+      await slicer.pause();
       // Kept as JSON text until the write (10,000 parsed replies would hold several times the memory).
       const infos: Array<{ address: string; infoJson: string }> = [];
       let infoErrors = 0;
@@ -439,14 +275,16 @@ export class RefreshEngine {
           chunk.map((a) => ({ method: 'getaddressinfo', params: [a] })),
           callOpts,
         );
-        replies.forEach((r, j) => {
+        for (let j = 0; j < replies.length; j++) {
+          const r = replies[j]!;
           const address = chunk[j]!;
           if (r.ok && isRecord(r.value)) infos.push({ address, infoJson: JSON.stringify(r.value) });
           else {
             infoErrors++;
             this.#log.warn(`refresh: getaddressinfo ${address}: ${r.ok ? 'not an object' : `${r.error.code} ${r.error.message}`}`);
           }
-        });
+          await slicer.tick();
+        }
         progress('addressinfo', Math.min(stale.length, i + chunk.length), stale.length);
         checkAbort();
       }
@@ -467,16 +305,18 @@ export class RefreshEngine {
       // What the index said last time, to compare with what the node says now.
       const prevIndex = prev !== null && received.some((r) => r.nodeUnspent !== null) ? this.#store.utxoTotals(prev.id) : new Map<string, IndexTotals>();
       for (const r of received) {
-        const fetch = this.#mustLookUp(r, prevReceived.get(r.address), prevFetch.get(r.address), prevIndex.get(r.address) ?? NO_UTXOS, nodeTip.height);
+        const fetch = mustLookUp(r, prevReceived.get(r.address), prevFetch.get(r.address), prevIndex.get(r.address) ?? NO_UTXOS, nodeTip.height);
         plan.push({ address: r.address, source: 'node', fetch });
+        await slicer.tick();
       }
       const tipMoved = prev === null || prev.index === null || prev.index.hash !== indexTip.hash;
       for (const a of userAddresses) {
         const f = prevFetch.get(a);
         plan.push({ address: a, source: 'user', fetch: tipMoved || f === undefined || f.state === 'failed' || f.fetchedAt === null });
+        await slicer.tick();
       }
       const toFetch = plan.filter((p) => p.fetch).map((p) => p.address);
-      const lookups = await this.#lookUp(toFetch, signal, (done) => progress('utxos', done, toFetch.length));
+      const lookups = await lookUpUtxos(this.#index, toFetch, this.#lookupWindow, signal, this.#log, (done) => progress('utxos', done, toFetch.length));
       checkAbort();
       this.#release(toFetch.length);
 
@@ -487,43 +327,54 @@ export class RefreshEngine {
       let diff: DiffSummary;
       let failures = 0;
       let utxosFetched = 0;
-      const unchanged = prev !== null && infos.length === 0 && this.#unchanged(prev.id, prev.status, plan, received, prevReceived, prevFetch, lookups);
+      const unchanged = prev !== null && infos.length === 0 && isUnchanged(this.#store, scope, { prevId: prev.id, prevStatus: prev.status, plan, received, prevReceived, prevFetch, lookups });
       if (unchanged) {
         // Nothing changed: the latest snapshot records the check (time, tips, confirmations, and the
         // lookups that found the same UTXOs) in place.
         snapshotId = prev.id;
-        this.#store.touchSnapshot(profileId, snapshotId, { takenAt, node: nodeTip, index: indexTip, received, walletState, refetched: toFetch });
+        this.#store.touchSnapshot(scope, snapshotId, { takenAt, node: nodeTip, index: indexTip, received, walletState, refetched: toFetch });
         progress('write', 1, 1, true);
         diff = { newUtxos: 0, newSats: 0n, spentUtxos: 0, spentSats: 0n, newTxids: 0 };
       } else {
-        const addresses: SnapshotAddress[] = plan.map((p): SnapshotAddress => {
-          if (!p.fetch) return { address: p.address, source: p.source, state: 'carried' };
+        const addresses: SnapshotAddress[] = [];
+        for (const p of plan) {
+          await slicer.tick();
+          if (!p.fetch) {
+            addresses.push({ address: p.address, source: p.source, state: 'carried' });
+            continue;
+          }
           const got = lookups.get(p.address);
-          if (got === undefined || 'error' in got) return { address: p.address, source: p.source, state: 'failed', errorCode: got?.error ?? 'internal' };
-          return {
+          if (got === undefined || 'error' in got) {
+            addresses.push({ address: p.address, source: p.source, state: 'failed', errorCode: got?.error ?? 'internal' });
+            continue;
+          }
+          addresses.push({
             address: p.address,
             source: p.source,
             state: 'fetched',
             utxos: got.utxos.map((u) => ({ txid: u.txId, vout: u.vOut, amountSats: u.amount, height: u.block })),
-          };
-        });
-        snapshotId = this.#store.writeSnapshot(profileId, {
-          takenAt,
-          node: nodeTip,
-          index: indexTip,
-          previousId: prev?.id ?? null,
-          received,
-          addresses,
-          infos,
-          walletState,
-        });
-        progress('write', 1, 1, true);
-        try {
-          this.#store.prune(profileId, this.#keep);
-        } catch (e) {
-          this.#log.warn(`refresh: pruning old snapshots failed: ${e instanceof Error ? e.message : String(e)}`);
+          });
         }
-        diff = this.#store.diffSummary(prev?.id ?? null, snapshotId);
+        const snapshot = { takenAt, node: nodeTip, index: indexTip, previousId: prev?.id ?? null, received, addresses, infos, walletState };
+        let pruneError: string | null = null;
+        if (this.#writer !== null) {
+          // In the import worker (snapshot-writer.ts): the text built in slices, the one-transaction
+          // write, the pruning and the diff's counts off this thread.
+          const text = await snapshotText(snapshot, slicer);
+          checkAbort();
+          ({ snapshotId, diff, pruneError } = await this.#writer({ scope, text, keep: this.#keep }));
+          progress('write', 1, 1, true);
+        } else {
+          snapshotId = this.#store.writeSnapshot(scope, snapshot);
+          progress('write', 1, 1, true);
+          try {
+            this.#store.prune(scope, this.#keep);
+          } catch (e) {
+            pruneError = e instanceof Error ? e.message : String(e);
+          }
+          diff = this.#store.diffSummary(prev?.id ?? null, snapshotId);
+        }
+        if (pruneError !== null) this.#log.warn(`refresh: pruning old snapshots failed: ${pruneError}`);
         failures = addresses.filter((a) => a.state === 'failed').length;
         utxosFetched = addresses.reduce((n, a) => n + (a.state === 'fetched' ? a.utxos.length : 0), 0);
       }
@@ -568,7 +419,7 @@ export class RefreshEngine {
       const err = signal?.aborted ? cancelled() : toAppError(e, this.#log);
       if (err.code !== 'cancelled') {
         try {
-          this.#store.recordFailure(profileId, { takenAt, step, code: err.code, message: err.message, node: nodeTip, index: indexTip });
+          this.#store.recordFailure(scope, { takenAt, step, code: err.code, message: err.message, node: nodeTip, index: indexTip });
         } catch (e2) {
           this.#log.error(`refresh: could not record the failure: ${e2 instanceof Error ? e2.message : String(e2)}`);
         }
@@ -576,147 +427,5 @@ export class RefreshEngine {
       }
       throw err;
     }
-  }
-
-  /**
-   * Whether a refresh found nothing that a new snapshot would record differently from the latest one
-   * `prevId` apart from the time, the tips and the node's confirmations and labels: no lookup, the
-   * same addresses with the same sources, the same received amounts, txid sets and node-unspent
-   * digests, the previous snapshot 'ok' and also the last attempt (a failure after it stays visible).
-   */
-  #unchanged(
-    prevId: number,
-    prevStatus: Snapshot['status'],
-    plan: ReadonlyArray<{ address: string; source: AddressSource; fetch: boolean }>,
-    received: readonly ReceivedRecord[],
-    prevReceived: ReadonlyMap<string, ReceivedRecord>,
-    prevFetch: ReadonlyMap<string, AddressFetch>,
-    lookups: ReadonlyMap<string, { utxos: IndexUtxo[] } | { error: string }>,
-  ): boolean {
-    if (prevStatus !== 'ok' || this.#store.lastAttempt(this.#profileId)?.id !== prevId) return false;
-    if (plan.length !== prevFetch.size || received.length !== prevReceived.size) return false;
-    const looked: string[] = [];
-    for (const p of plan) {
-      const f = prevFetch.get(p.address);
-      if (f === undefined || f.source !== p.source || f.state === 'failed') return false;
-      if (p.fetch) looked.push(p.address);
-    }
-    for (const r of received) {
-      const q = prevReceived.get(r.address);
-      if (q === undefined || q.amountSats !== r.amountSats || !sameTxids(r.txids, q.txids)) return false;
-      const a = r.nodeUnspent;
-      const b = q.nodeUnspent;
-      if (a === null ? b !== null : b === null || a.hash !== b.hash || a.sats !== b.sats || a.count !== b.count) return false;
-    }
-    // Addresses looked up again: unchanged only if the index gave exactly the UTXOs the snapshot holds.
-    if (looked.length === 0) return true;
-    const held = this.#heldUtxos(prevId, looked);
-    return looked.every((address) => {
-      const got = lookups.get(address);
-      return got !== undefined && !('error' in got) && sameUtxos(got.utxos, held.get(address) ?? []);
-    });
-  }
-
-  /** The UTXOs snapshot `id` holds for `addresses` (one query per address, or one for all when there are many). */
-  #heldUtxos(id: number, addresses: readonly string[]): Map<string, UtxoRecord[]> {
-    const out = new Map<string, UtxoRecord[]>();
-    const add = (u: UtxoRow): void => {
-      const list = out.get(u.address);
-      if (list === undefined) out.set(u.address, [u]);
-      else list.push(u);
-    };
-    if (addresses.length <= HELD_ONE_BY_ONE) {
-      for (const a of addresses) for (const u of this.#store.utxos(this.#profileId, a, id)) add(u);
-    } else {
-      const wanted = new Set(addresses);
-      for (const u of this.#store.utxos(this.#profileId, null, id)) if (wanted.has(u.address)) add(u);
-    }
-    return out;
-  }
-
-  /**
-   * Whether a node address must be looked up (again) in the index (see the top of the file): `index`
-   * is what the latest snapshot holds for it, `nodeHeight` the node's tip now.
-   */
-  #mustLookUp(cur: ReceivedRecord, prev: ReceivedRecord | undefined, fetch: AddressFetch | undefined, index: IndexTotals, nodeHeight: number): boolean {
-    if (fetch === undefined || fetch.state === 'failed' || fetch.fetchedAt === null) return true;
-    if (prev === undefined) return true; // it was a user address until now
-    if (cur.amountSats !== prev.amountSats || !sameTxids(cur.txids, prev.txids) || pending(cur) !== pending(prev)) return true;
-    if (cur.nodeUnspent !== null && cur.nodeUnspent.hash !== prev.nodeUnspent?.hash) return true;
-    // The last lookup asked an index that had not reached the block of the address's latest receive.
-    if (cur.confirmations > 0 && fetch.fetchedIndexHeight !== null && nodeHeight - cur.confirmations + 1 > fetch.fetchedIndexHeight) return true;
-    // The node and the index disagree about what the address holds (the index lagged when asked, or
-    // still does): ask again; it costs one lookup per such address until they agree.
-    if (cur.nodeUnspent !== null && (cur.nodeUnspent.sats !== index.sats || cur.nodeUnspent.count !== index.count)) return true;
-    return false;
-  }
-
-  /**
-   * Looks up `addresses` through the index client, at most lookupWindow at a time (the client's
-   * concurrency cap and rate limit apply within that). The first error that is not about one
-   * address cancels the running lookups, starts no more, and is thrown.
-   */
-  async #lookUp(
-    addresses: readonly string[],
-    signal: AbortSignal | undefined,
-    onDone: (done: number) => void,
-  ): Promise<Map<string, { utxos: IndexUtxo[] } | { error: string }>> {
-    const out = new Map<string, { utxos: IndexUtxo[] } | { error: string }>();
-    onDone(0);
-    if (addresses.length === 0) return out;
-    const inner = new AbortController();
-    setMaxListeners(0, inner.signal); // each running lookup listens to it (up to lookupWindow at a time)
-    const onAbort = (): void => inner.abort();
-    if (signal?.aborted) inner.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let fatal = null as AppError | null; // set from the workers below
-    let done = 0;
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < addresses.length && !inner.signal.aborted) {
-        const address = addresses[next++]!;
-        try {
-          out.set(address, { utxos: await this.#index.addressUtxo(address, { signal: inner.signal }) });
-        } catch (e) {
-          const err = toAppError(e, this.#log);
-          if (PER_ADDRESS_CODES.has(err.code) && !inner.signal.aborted) {
-            this.#log.warn(`refresh: address/utxo ${address}: ${err.code} ${err.message}`);
-            out.set(address, { error: err.code });
-          } else {
-            fatal ??= err;
-            inner.abort();
-          }
-        } finally {
-          done++;
-          onDone(done);
-        }
-      }
-    };
-    try {
-      await Promise.all(Array.from({ length: Math.min(addresses.length, this.#lookupWindow) }, worker));
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
-    if (signal?.aborted) throw cancelled();
-    if (fatal !== null) throw fatal;
-    return out;
-  }
-
-  /** Progress events, at most one per PROGRESS_INTERVAL_MS per phase except the first and the last. */
-  #progressEmitter(cb: RefreshRunOptions['onProgress']): (phase: RefreshPhase, done: number, total: number, force?: boolean) => void {
-    let last = 0;
-    let lastPhase: RefreshPhase | null = null;
-    return (phase, done, total, force = false) => {
-      if (cb === undefined) return;
-      const t = performance.now();
-      if (!force && phase === lastPhase && done < total && t - last < PROGRESS_INTERVAL_MS) return;
-      last = t;
-      lastPhase = phase;
-      try {
-        cb({ phase, done, total });
-      } catch (e) {
-        this.#log.warn(`refresh: progress listener threw: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    };
   }
 }

@@ -22,7 +22,7 @@
 // a block arrived between the calls, too many addresses were touched, or an index lookup was refused.
 import { AppError, isAppError } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../log';
-import type { ReceivedRecord, Tip, WatchRepository } from '../store/watch';
+import type { ReceivedRecord, Tip, WalletScope, WatchRepository } from '../store/watch';
 import type { IndexUtxo } from '../blockindex/types';
 import {
   changeByAddress,
@@ -36,6 +36,7 @@ import {
   type RefreshRpc,
   type RefreshRunOptions,
 } from './engine';
+import { samePending } from './node-replies';
 
 export interface IncrementalOptions {
   engine: Pick<RefreshEngine, 'run'>;
@@ -43,6 +44,8 @@ export interface IncrementalOptions {
   rpc: RefreshRpc;
   index: RefreshIndex;
   profileId: string;
+  /** The node wallet refreshed (as RefreshEngineOptions.wallet; omitted: the wallet the profile names). */
+  wallet?: string;
   now?: () => number;
   log?: Logger;
   /** More affected addresses than this: the full refresh does it (default 1,000). */
@@ -85,6 +88,10 @@ export class IncrementalRefresh {
   readonly #now: () => number;
   #running: Promise<IncrementalResult> | null = null;
 
+  #scope(): WalletScope {
+    return this.#o.wallet === undefined ? this.#o.profileId : { profileId: this.#o.profileId, wallet: this.#o.wallet };
+  }
+
   constructor(o: IncrementalOptions) {
     this.#o = o;
     this.#log = o.log ?? silentLogger;
@@ -122,7 +129,7 @@ export class IncrementalRefresh {
     if (!isAppError(e)) this.#log.error(`refresh: unexpected ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
     if (err.code === 'cancelled') return err;
     try {
-      this.#o.store.recordFailure(this.#o.profileId, { takenAt: new Date(this.#now()).toISOString(), step: 'received', code: err.code, message: err.message });
+      this.#o.store.recordFailure(this.#scope(), { takenAt: new Date(this.#now()).toISOString(), step: 'received', code: err.code, message: err.message });
     } catch (e2) {
       this.#log.error(`refresh: could not record the failure: ${e2 instanceof Error ? e2.message : String(e2)}`);
     }
@@ -131,7 +138,8 @@ export class IncrementalRefresh {
   }
 
   async #incremental(opts: RefreshRunOptions): Promise<IncrementalResult> {
-    const { store, rpc, index, profileId } = this.#o;
+    const { store, rpc, index } = this.#o;
+    const scope = this.#scope();
     const t0 = performance.now();
     const phases: Record<string, number> = {};
     let tp = t0;
@@ -142,12 +150,12 @@ export class IncrementalRefresh {
     };
     const callOpts = opts.signal ? { signal: opts.signal } : {};
     const takenAt = new Date(this.#now()).toISOString();
-    const prev = store.latestSnapshot(profileId);
+    const prev = store.latestSnapshot(scope);
     if (prev === null || prev.status !== 'ok') throw new Fallback('no good latest snapshot');
-    if (store.lastAttempt(profileId)?.id !== prev.id) throw new Fallback('the last refresh failed');
+    if (store.lastAttempt(scope)?.id !== prev.id) throw new Fallback('the last refresh failed');
     const since = recordedBlock(prev.walletState);
     if (since === null) throw new Fallback('no recorded wallet block');
-    if (!store.sameWatchSet(profileId, prev.id)) throw new Fallback('the watch set changed');
+    if (!store.sameWatchSet(scope, prev.id)) throw new Fallback('the watch set changed');
     const users = store.userAddressesOf(prev.id);
     const addressCount = prev.addressCount ?? 0;
 
@@ -236,7 +244,7 @@ export class IncrementalRefresh {
     for (const a of store.needRecheck(prev.id, header.height)) if (!affected.has(a)) lookUp.push(a);
     if (prev.index === null || prev.index.hash !== indexTip.hash) lookUp.push(...users);
     const before = new Map<string, string[]>();
-    for (const a of lookUp) before.set(a, store.utxos(profileId, a, prev.id).map((u) => `${u.txid}:${u.vout}`));
+    for (const a of lookUp) before.set(a, store.utxos(scope, a, prev.id).map((u) => `${u.txid}:${u.vout}`));
     const got = await Promise.all(
       lookUp.map(async (address) => {
         try {
@@ -275,11 +283,11 @@ export class IncrementalRefresh {
     lap('node');
 
     // ---- write
-    store.applyIncrement(profileId, { snapshotId: prev.id, takenAt, node: nodeTip, index: indexTip, walletState, blocks, received, lookedUp: got });
+    store.applyIncrement(scope, { snapshotId: prev.id, takenAt, node: nodeTip, index: indexTip, walletState, blocks, received, lookedUp: got });
     const added: Array<{ address: string; txid: string; amountSats: bigint; height: number | null }> = [];
     let newSats = 0n;
     let spentUtxos = 0;
-    const snapAfter = store.latestSnapshot(profileId)!;
+    const snapAfter = store.latestSnapshot(scope)!;
     for (const g of got) {
       const was = new Set(before.get(g.address));
       for (const u of g.utxos) {
@@ -394,7 +402,7 @@ export class IncrementalRefresh {
 
 /** A change row holds the same as before (then it is not touched). */
 function sameChange(a: ReceivedRecord, b: ReceivedRecord): boolean {
-  return a.amountSats === b.amountSats && a.confirmations === b.confirmations && a.txids.join() === b.txids.join() && a.nodeUnspent?.hash === b.nodeUnspent?.hash;
+  return a.amountSats === b.amountSats && a.confirmations === b.confirmations && a.txids.join() === b.txids.join() && a.nodeUnspent?.hash === b.nodeUnspent?.hash && samePending(a.nodeUnspent, b.nodeUnspent);
 }
 
 function toRecord(u: IndexUtxo): { txid: string; vout: number; amountSats: bigint; height: number | null } {

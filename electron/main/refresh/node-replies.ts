@@ -3,8 +3,10 @@
 // wallet's change addresses that hold coins. Shared by the full refresh (engine.ts) and the
 // incremental one (incremental.ts).
 import { createHash } from 'node:crypto';
-import { AppError } from '../../../shared/errors';
-import type { NodeUnspent, ReceivedRecord, Tip } from '../store/watch';
+import { AppError, isAppError } from '../../../shared/errors';
+import type { Logger } from '../log';
+import type { RpcClient } from '../rpc/client';
+import type { NodeUnspent, PendingCoin, ReceivedRecord, Tip } from '../store/watch';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -78,12 +80,14 @@ export function parseReceived(reply: unknown): ReceivedRecord[] {
 }
 
 /**
- * listunspent → per address: the digest of its outpoints, their sum and count. `minConf` 1 keeps the
- * confirmed ones (what the index lists) of a reply asked with minconf 0.
+ * listunspent → per address: the digest of its confirmed outpoints, their sum and count, and its
+ * unconfirmed coins (`confirmations` 0, with listunspent's `safe`: our own change when true). `minConf`
+ * 1 keeps the confirmed ones (what the index lists) of a reply asked with minconf 0 in the digest and
+ * sums, and the rest as pending; with `minConf` 0 every coin counts as confirmed (nothing pending).
  */
 export function parseUnspent(reply: unknown, minConf = 0): Map<string, NodeUnspent> {
   if (!Array.isArray(reply)) throw new AppError('rpc.bad_reply', 'The node answered listunspent with something other than a list.');
-  const by = new Map<string, { outpoints: string[]; sats: bigint }>();
+  const by = new Map<string, { outpoints: string[]; sats: bigint; pending: PendingCoin[] }>();
   reply.forEach((e: unknown, i) => {
     if (!isRecord(e)) throw new AppError('rpc.bad_reply', `Entry ${i} of listunspent is not an object.`);
     const { txid, vout, address, amount } = e;
@@ -91,15 +95,32 @@ export function parseUnspent(reply: unknown, minConf = 0): Map<string, NodeUnspe
       throw new AppError('rpc.bad_reply', `Entry ${i} of listunspent has no valid outpoint.`);
     }
     if (typeof address !== 'string') return; // outputs without an address (bare scripts) are not watched
-    if (minConf > 0 && !(typeof e.confirmations === 'number' && e.confirmations >= minConf)) return;
-    const g = by.get(address) ?? { outpoints: [], sats: 0n };
-    g.outpoints.push(`${txid}:${vout}`);
-    g.sats += btcNumberToSats(amount, `the amount of ${txid}:${vout}`);
+    const confirmed = !(minConf > 0) || (typeof e.confirmations === 'number' && e.confirmations >= minConf);
+    const g = by.get(address) ?? { outpoints: [], sats: 0n, pending: [] };
     by.set(address, g);
+    const amountSats = btcNumberToSats(amount, `the amount of ${txid}:${vout}`);
+    if (confirmed) {
+      g.outpoints.push(`${txid}:${vout}`);
+      g.sats += amountSats;
+    } else if (e.confirmations === 0) {
+      if (typeof e.safe !== 'boolean') throw new AppError('rpc.bad_reply', `listunspent: the unconfirmed output ${txid}:${vout} has no "safe" flag.`);
+      g.pending.push({ txid, vout, amountSats, safe: e.safe });
+    }
   });
   const out = new Map<string, NodeUnspent>();
-  for (const [address, g] of by) out.set(address, { hash: outpointsDigest(g.outpoints), sats: g.sats, count: g.outpoints.length });
+  for (const [address, g] of by) {
+    g.pending.sort((a, b) => (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : a.vout - b.vout));
+    out.set(address, { hash: outpointsDigest(g.outpoints), sats: g.sats, count: g.outpoints.length, pending: g.pending });
+  }
   return out;
+}
+
+/** Whether two records of one address name the same pending coins (null: not known, equal only to null). */
+export function samePending(a: NodeUnspent | null, b: NodeUnspent | null): boolean {
+  const x = a?.pending ?? null;
+  const y = b?.pending ?? null;
+  if (x === null || y === null) return x === y;
+  return x.length === y.length && x.every((c, i) => c.txid === y[i]!.txid && c.vout === y[i]!.vout && c.amountSats === y[i]!.amountSats && c.safe === y[i]!.safe);
 }
 
 export function parseNodeTip(reply: unknown): Tip {
@@ -109,7 +130,7 @@ export function parseNodeTip(reply: unknown): Tip {
   return { height: reply.blocks, hash: reply.bestblockhash };
 }
 
-export const EMPTY_NODE_UNSPENT: NodeUnspent = { hash: outpointsDigest([]), sats: 0n, count: 0 };
+export const EMPTY_NODE_UNSPENT: NodeUnspent = { hash: outpointsDigest([]), sats: 0n, count: 0, pending: [] };
 
 /**
  * The wallet's coins at addresses listreceivedbyaddress does not list — change: Core leaves change
@@ -135,4 +156,27 @@ export function changeByAddress(reply: unknown, listed: ReadonlySet<string>, con
     by.set(e.address, r);
   }
   return by;
+}
+
+/**
+ * The wallet's state for the spend check: "<walletname>:<txcount>:<lastprocessedblock hash>", or
+ * null when the node does not report it (no such method, or the fields are missing) — then the
+ * engine asks `listunspent` every time. Errors reaching the node end the refresh as usual.
+ */
+export async function walletStateOf(rpc: Pick<RpcClient, 'call'>, callOpts: { signal?: AbortSignal }, log: Logger): Promise<string | null> {
+  let info: unknown;
+  try {
+    info = await rpc.call('getwalletinfo', [], callOpts);
+  } catch (e) {
+    if (isAppError(e) && (e.code === 'rpc.method_not_found' || e.code === 'rpc.error' || e.code === 'rpc.bad_reply')) {
+      log.warn(`refresh: getwalletinfo: ${e.code} ${e.message}; the node's unspent outputs are asked every time`);
+      return null;
+    }
+    throw e;
+  }
+  if (!isRecord(info)) return null;
+  const { walletname, txcount, lastprocessedblock: lpb } = info;
+  if (typeof walletname !== 'string' || typeof txcount !== 'number' || !Number.isSafeInteger(txcount) || !isRecord(lpb)) return null;
+  if (typeof lpb.hash !== 'string' || !/^[0-9a-f]{64}$/.test(lpb.hash)) return null;
+  return `${walletname.slice(0, 100)}:${txcount}:${lpb.hash}`;
 }

@@ -6,13 +6,18 @@
 // Credentials: basic auth from user/password, or from the cookie file. The cookie is read when the
 // first request needs it, kept for the client's lifetime, and read again once after a 401, because
 // bitcoind writes a new cookie each time it starts. Neither the password nor the Authorization
-// header ever reaches an error message or detail.
+// header ever reaches an error message or detail: the replies' texts pass the client's redactor
+// (shared/redact.ts: every credential this client sent, in every form) before they become an error,
+// and every error leaving call() or batch() passes it once more — a node or a proxy that echoes the
+// request's headers in its errors is quoted without them (#27).
 import http from 'node:http';
 import https from 'node:https';
 import { readFile } from 'node:fs/promises';
 import { AppError } from '../../../shared/errors';
+import { makeRedactor, redactError, type Redactor, type Secrets } from '../../../shared/redact';
 import { httpRequest, isLoopbackHost, MAX_NODE_REPLY_BYTES, sleep, type HttpResponse } from '../net/http';
 import { interpretBatchReply, interpretReply } from './errors';
+import { WALLET_METHODS } from './wallet-methods';
 
 export type RpcAuth = { user: string; password: string } | { cookieFile: string };
 
@@ -25,7 +30,10 @@ export interface RpcClientOptions {
   /** Node URL: scheme, host and port (a path prefix is kept for reverse proxies; user info is ignored). */
   url: string;
   auth: RpcAuth;
-  /** Wallet addressed by default (`/wallet/<name>`); null/undefined: node-level path `/`. */
+  /**
+   * Wallet addressed by default (`/wallet/<name>`); null/undefined: node-level path `/`, and a wallet
+   * RPC (wallet-methods.ts) is refused here, unsent — never answered by whatever wallet the node has loaded.
+   */
   wallet?: string | null;
   /** Per request (default 30 s). */
   timeoutMs?: number;
@@ -104,6 +112,9 @@ export class RpcClient {
   private readonly agent: http.Agent;
   /** The cookie credentials in use (a promise so that concurrent requests read the file once). */
   private cookie: Promise<RpcCredentials> | null = null;
+  /** Every set of credentials this client has sent or may send (a cookie read again adds one). */
+  private readonly secrets: Secrets[] = [];
+  private redactor: Redactor | null = null;
   private seq = 0;
   private closed = false;
 
@@ -117,12 +128,15 @@ export class RpcClient {
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {
       throw new AppError('input.invalid', `The node URL must start with http:// or https:// (got ${base.protocol}).`, { field: 'url' });
     }
+    // User info in the URL is not used, but it is secret all the same.
+    this.secrets.push({ urls: [options.url] });
     base.username = '';
     base.password = '';
     base.search = '';
     base.hash = '';
     this.base = base;
     this.auth = options.auth;
+    if ('password' in options.auth) this.remember(options.auth);
     this.wallet = options.wallet ?? null;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.chunkSize = Math.max(1, Math.floor(options.batchChunkSize ?? DEFAULT_CHUNK));
@@ -137,19 +151,23 @@ export class RpcClient {
 
   /** Calls one method; resolves with its `result`, rejects with an AppError. A -28 reply is retried with backoff first. */
   async call<T = unknown>(method: string, params: unknown[] | Record<string, unknown> = [], opts: CallOptions = {}): Promise<T> {
-    const url = this.urlFor(opts.wallet);
-    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
-    for (let attempt = 0; ; attempt++) {
-      const id = this.nextId();
-      const body = encode(method, { jsonrpc: '2.0', id, method, params });
-      const res = await this.post(url, body, timeoutMs, opts.signal);
-      const out = interpretReply(res.status, res.body, method, url, { contentType: res.headers['content-type'], id });
-      if (out.ok) return out.value as T;
-      if (out.error.code === 'rpc.warming_up' && attempt < this.warmup.attempts) {
-        await sleep(this.warmupDelay(attempt), opts.signal);
-        continue;
+    try {
+      const url = this.urlFor(opts.wallet, [method]);
+      const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+      for (let attempt = 0; ; attempt++) {
+        const id = this.nextId();
+        const body = encode(method, { jsonrpc: '2.0', id, method, params });
+        const res = await this.post(url, body, timeoutMs, opts.signal);
+        const out = interpretReply(res.status, res.body, method, url, { contentType: res.headers['content-type'], id, redact: this.redact() });
+        if (out.ok) return out.value as T;
+        if (out.error.code === 'rpc.warming_up' && attempt < this.warmup.attempts) {
+          await sleep(this.warmupDelay(attempt), opts.signal);
+          continue;
+        }
+        throw out.error;
       }
-      throw out.error;
+    } catch (e) {
+      throw this.redacted(e);
     }
   }
 
@@ -164,7 +182,27 @@ export class RpcClient {
     calls: { method: string; params?: unknown[] | Record<string, unknown> }[],
     opts: { wallet?: boolean; signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<Array<BatchEntry<T>>> {
-    const url = this.urlFor(opts.wallet);
+    try {
+      return await this.batchUnredacted<T>(calls, opts);
+    } catch (e) {
+      throw this.redacted(e);
+    }
+  }
+
+  /** Closes the keep-alive connections; later calls fail with 'cancelled'. */
+  close(): void {
+    this.closed = true;
+    this.agent.destroy();
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  /** batch() before its errors are redacted. */
+  private async batchUnredacted<T>(
+    calls: { method: string; params?: unknown[] | Record<string, unknown> }[],
+    opts: { wallet?: boolean; signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<Array<BatchEntry<T>>> {
+    const url = this.urlFor(opts.wallet, calls.map((c) => c.method));
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const results: Array<BatchEntry<T> | undefined> = new Array<BatchEntry<T> | undefined>(calls.length).fill(undefined);
     for (let start = 0; start < calls.length; start += this.chunkSize) {
@@ -177,13 +215,14 @@ export class RpcClient {
           sent.map((s) => ({ jsonrpc: '2.0', id: s.id, method: s.method, params: calls[s.index]!.params ?? [] })),
         );
         const res = await this.post(url, body, timeoutMs, opts.signal);
-        const out = interpretBatchReply(res.status, res.body, sent, url, { contentType: res.headers['content-type'] });
+        const redact = this.redact();
+        const out = interpretBatchReply(res.status, res.body, sent, url, { contentType: res.headers['content-type'], redact });
         if (!out.ok) throw out.error;
         const warming: number[] = [];
         for (const s of sent) {
           const entry = out.entries.get(s.id)!;
           if (!entry.ok && entry.error.code === 'rpc.warming_up' && attempt < this.warmup.attempts) warming.push(s.index);
-          else results[s.index] = entry.ok ? { ok: true, value: entry.value as T } : { ok: false, error: entry.error };
+          else results[s.index] = entry.ok ? { ok: true, value: entry.value as T } : { ok: false, error: redactError(entry.error, redact) };
         }
         pending = warming;
         if (pending.length > 0) await sleep(this.warmupDelay(attempt), opts.signal);
@@ -192,13 +231,27 @@ export class RpcClient {
     return results as Array<BatchEntry<T>>;
   }
 
-  /** Closes the keep-alive connections; later calls fail with 'cancelled'. */
-  close(): void {
-    this.closed = true;
-    this.agent.destroy();
+  /** Adds credentials this client sends to what its redactor cuts. */
+  private remember(creds: RpcCredentials): void {
+    if (this.secrets.some((s) => s.user === creds.user && s.password === creds.password)) return;
+    const authorization = `Basic ${Buffer.from(`${creds.user}:${creds.password}`, 'utf8').toString('base64')}`;
+    this.secrets.push({ user: creds.user, password: creds.password, authorization, ...('cookieFile' in this.auth ? { cookie: `${creds.user}:${creds.password}` } : {}) });
+    this.redactor = null;
   }
 
-  // -------------------------------------------------------------------------------------------
+  /** The redactor for every credential this client has sent (shared/redact.ts). */
+  private redact(): Redactor {
+    if (this.redactor === null) {
+      const each = this.secrets.map((s) => makeRedactor(s));
+      this.redactor = (text) => each.reduce((t, r) => r(t), text);
+    }
+    return this.redactor;
+  }
+
+  /** What call() and batch() throw: an AppError with the secrets cut out (anything else is passed on for toIpcError to hide). */
+  private redacted(e: unknown): unknown {
+    return e instanceof AppError ? redactError(e, this.redact()) : e;
+  }
 
   private nextId(): string {
     this.seq += 1;
@@ -209,9 +262,22 @@ export class RpcClient {
     return Math.min(MAX_WARMUP_DELAY_MS, this.warmup.baseDelayMs * 2 ** attempt);
   }
 
-  /** `/` or `/wallet/<name>` under the base URL (a reverse proxy's path prefix is kept). */
-  private urlFor(walletOpt: boolean | string | undefined): URL {
+  /**
+   * `/` or `/wallet/<name>` under the base URL (a reverse proxy's path prefix is kept). A wallet RPC
+   * without a wallet name is refused before anything is sent: at `/` Core would pick the only loaded wallet.
+   */
+  private urlFor(walletOpt: boolean | string | undefined, methods: readonly string[]): URL {
     const name = typeof walletOpt === 'string' ? walletOpt : walletOpt !== false ? this.wallet : null;
+    if (name === null) {
+      const walletCall = methods.find((m) => WALLET_METHODS.has(m));
+      if (walletCall !== undefined) {
+        throw new AppError(
+          'rpc.wallet_not_specified',
+          `Spyglass watches no wallet on this node, so it does not send ${walletCall} (a wallet call is always sent to one named wallet, never to whichever the node has loaded): choose a wallet on the Dashboard or in Watch a wallet, or name it in the profile.`,
+          { method: walletCall, field: 'wallet' },
+        );
+      }
+    }
     const prefix = this.base.pathname.replace(/\/+$/, '');
     const u = new URL(this.base.href);
     u.pathname = name !== null ? `${prefix}/wallet/${encodeURIComponent(name)}` : `${prefix}/`;
@@ -275,11 +341,17 @@ export class RpcClient {
     const path = this.auth.cookieFile;
     let reading = this.cookie;
     if (reading === null) {
-      const started: Promise<RpcCredentials> = this.readCookie(path).catch((e: unknown) => {
-        if (this.cookie === started) this.cookie = null; // a failed read is not kept
-        if (e instanceof AppError) throw e;
-        throw new AppError('cookie.unreadable', `Cannot read the node's cookie file ${path}.`, { path });
-      });
+      const started: Promise<RpcCredentials> = this.readCookie(path).then(
+        (creds) => {
+          this.remember(creds);
+          return creds;
+        },
+        (e: unknown) => {
+          if (this.cookie === started) this.cookie = null; // a failed read is not kept
+          if (e instanceof AppError) throw e;
+          throw new AppError('cookie.unreadable', `Cannot read the node's cookie file ${path}.`, { path });
+        },
+      );
       this.cookie = started;
       reading = started;
     }

@@ -5,8 +5,11 @@
 // and 403, whose bodies are empty and must not be parsed.
 //
 // Messages never contain request bodies or credentials; at most 80 characters of what the server
-// sent, and only when it is not JSON-RPC.
+// sent, and only when it is not JSON-RPC. Every text taken from the reply (Core's message, a snippet
+// of the body, a foreign id) passes the context's redactor before it is cut or quoted, so a node or
+// proxy that echoes the Authorization header cannot put the credentials into an error (#27).
 import { AppError } from '../../../shared/errors';
+import { redactGeneric, type Redactor } from '../../../shared/redact';
 import { hostLabel } from '../net/http';
 
 /** Core's RPC error codes this module gives their own meaning (src/rpc/protocol.h). */
@@ -26,6 +29,8 @@ export interface ReplyContext {
    * undefined: not checked.
    */
   id?: string | number | null | undefined;
+  /** Cuts the connection's secrets out of the texts quoted from the reply (default: the generic rules only). */
+  redact?: Redactor | undefined;
 }
 
 export type RpcOutcome = { ok: true; value: unknown } | { ok: false; error: AppError };
@@ -45,14 +50,15 @@ export function rpcErrorFromReply(status: number, body: string, method: string, 
 /** A single (non-batch) reply: its `result`, or the error it stands for. */
 export function interpretReply(status: number, body: string, method: string, url: URL | string, ctx: ReplyContext = {}): RpcOutcome {
   const u = toUrl(url);
+  const redact = ctx.redact ?? redactGeneric;
   const early = statusError(status, u);
   if (early) return fail(early);
   const parsed = parseBody(body);
-  if (!parsed.ok) return fail(notJsonRpc(status, body, ctx.contentType, method, u));
+  if (!parsed.ok) return fail(notJsonRpc(status, body, ctx.contentType, method, u, redact));
   if (Array.isArray(parsed.value)) {
-    return fail(badReply(status, body, ctx.contentType, method, u, 'A batch reply came back for a single call. A proxy or another service may be answering at this URL.'));
+    return fail(badReply(status, body, ctx.contentType, method, u, 'A batch reply came back for a single call. A proxy or another service may be answering at this URL.', redact));
   }
-  return interpretEnvelope(parsed.value, { status, body, contentType: ctx.contentType, method, url: u, id: ctx.id });
+  return interpretEnvelope(parsed.value, { status, body, contentType: ctx.contentType, method, url: u, id: ctx.id, redact });
 }
 
 /** One call of a batch, as sent: its id and method. */
@@ -71,21 +77,22 @@ export function interpretBatchReply(
   body: string,
   calls: readonly BatchCallRef[],
   url: URL | string,
-  ctx: { contentType?: string | string[] | undefined } = {},
+  ctx: { contentType?: string | string[] | undefined; redact?: Redactor | undefined } = {},
 ): { ok: true; entries: Map<string, RpcOutcome> } | { ok: false; error: AppError } {
   const u = toUrl(url);
+  const redact = ctx.redact ?? redactGeneric;
   const batchMethod = calls.length === 1 ? (calls[0]?.method ?? 'batch') : 'batch';
   const early = statusError(status, u);
   if (early) return { ok: false, error: early };
   const parsed = parseBody(body);
-  if (!parsed.ok) return { ok: false, error: notJsonRpc(status, body, ctx.contentType, batchMethod, u) };
+  if (!parsed.ok) return { ok: false, error: notJsonRpc(status, body, ctx.contentType, batchMethod, u, redact) };
   if (!Array.isArray(parsed.value)) {
     // A request-level error (e.g. -32700) comes back as one object; anything else is not a batch reply.
-    const one = interpretEnvelope(parsed.value, { status, body, contentType: ctx.contentType, method: batchMethod, url: u, id: null });
+    const one = interpretEnvelope(parsed.value, { status, body, contentType: ctx.contentType, method: batchMethod, url: u, id: null, redact });
     return {
       ok: false,
       error: one.ok
-        ? badReply(status, body, ctx.contentType, batchMethod, u, 'A single reply came back for a batch of calls. A proxy or another service may be answering at this URL.')
+        ? badReply(status, body, ctx.contentType, batchMethod, u, 'A single reply came back for a batch of calls. A proxy or another service may be answering at this URL.', redact)
         : one.error,
     };
   }
@@ -97,7 +104,7 @@ export function interpretBatchReply(
     if (typeof id !== 'string') continue;
     const call = wanted.get(id);
     if (!call || entries.has(id)) continue;
-    entries.set(id, interpretEnvelope(element, { status, body: JSON.stringify(element), contentType: ctx.contentType, method: call.method, url: u, id }));
+    entries.set(id, interpretEnvelope(element, { status, body: JSON.stringify(element), contentType: ctx.contentType, method: call.method, url: u, id, redact }));
   }
   for (const c of calls) {
     if (entries.has(c.id)) continue;
@@ -159,19 +166,20 @@ interface EnvelopeContext {
   method: string;
   url: URL;
   id: string | number | null | undefined;
+  redact: Redactor;
 }
 
 function interpretEnvelope(v: unknown, c: EnvelopeContext): RpcOutcome {
-  if (!isObject(v)) return fail(notJsonRpc(c.status, c.body, c.contentType, c.method, c.url, true));
+  if (!isObject(v)) return fail(notJsonRpc(c.status, c.body, c.contentType, c.method, c.url, c.redact, true));
   const err = v.error;
   if (err !== undefined && err !== null) {
     if (!isObject(err) || typeof err.code !== 'number' || !Number.isInteger(err.code) || typeof err.message !== 'string') {
-      return fail(notJsonRpc(c.status, c.body, c.contentType, c.method, c.url, true));
+      return fail(notJsonRpc(c.status, c.body, c.contentType, c.method, c.url, c.redact, true));
     }
     if (c.id !== undefined && v.id !== null && v.id !== c.id) return fail(idMismatch(v.id, c));
-    return fail(rpcErrorFromCore(err.code, err.message, c.method, c.url));
+    return fail(rpcErrorFromCore(err.code, c.redact(err.message), c.method, c.url));
   }
-  if (!('result' in v)) return fail(notJsonRpc(c.status, c.body, c.contentType, c.method, c.url, true));
+  if (!('result' in v)) return fail(notJsonRpc(c.status, c.body, c.contentType, c.method, c.url, c.redact, true));
   if (c.id !== undefined && v.id !== c.id) return fail(idMismatch(v.id, c));
   return { ok: true, value: v.result };
 }
@@ -208,24 +216,24 @@ function parseBody(body: string): { ok: true; value: unknown } | { ok: false } {
  * "502: Bad Gateway", an empty 404) are rpc.http with the status; HTML pages, broken JSON and any
  * 2xx reply that is not JSON-RPC are rpc.bad_reply.
  */
-function notJsonRpc(status: number, body: string, contentType: string | string[] | undefined, method: string, url: URL, isJson = false): AppError {
+function notJsonRpc(status: number, body: string, contentType: string | string[] | undefined, method: string, url: URL, redact: Redactor, isJson = false): AppError {
   const type = mediaType(contentType);
   // libevent labels every non-JSON reply text/html, even empty or plain ones: look at the markup.
   const html = looksLikeHtml(body);
   const jsonish = isJson || type.includes('json') || /^\s*[[{]/.test(body);
   const success = status >= 200 && status < 300;
-  if (!success && !html && !jsonish) return httpError(status, body, method, url);
+  if (!success && !html && !jsonish) return httpError(status, body, method, url, redact);
   const hint = jsonish
     ? isJson
       ? 'It is JSON but not a JSON-RPC reply. A proxy or another service may be answering at this URL.'
       : 'The JSON is cut off or malformed: the connection may have dropped, or a proxy or another service may be answering at this URL.'
     : 'A proxy or another service may be answering at this URL.';
-  return badReply(status, body, contentType, method, url, hint);
+  return badReply(status, body, contentType, method, url, hint, redact);
 }
 
-function badReply(status: number, body: string, contentType: string | string[] | undefined, method: string, url: URL, hint: string): AppError {
+function badReply(status: number, body: string, contentType: string | string[] | undefined, method: string, url: URL, hint: string, redact: Redactor): AppError {
   const type = mediaType(contentType) || 'no content type';
-  const text = snippet(body, looksLikeHtml(body));
+  const text = snippet(body, looksLikeHtml(body), redact);
   const what = text === '' ? `HTTP ${status}, ${type}, empty body` : `HTTP ${status}, ${type}: "${text}"`;
   return new AppError('rpc.bad_reply', `The node's reply is not JSON-RPC (${what}). ${hint}`, {
     status,
@@ -236,7 +244,7 @@ function badReply(status: number, body: string, contentType: string | string[] |
 }
 
 function idMismatch(got: unknown, c: EnvelopeContext): AppError {
-  const shown = got === undefined ? 'no id' : `id ${clip(JSON.stringify(got), 40)}`;
+  const shown = got === undefined ? 'no id' : `id ${clip(c.redact(JSON.stringify(got)), 40)}`;
   return new AppError(
     'rpc.bad_reply',
     `The node's reply belongs to another request (${shown} instead of ${JSON.stringify(c.id)}). A proxy or another service may be answering at this URL.`,
@@ -244,8 +252,8 @@ function idMismatch(got: unknown, c: EnvelopeContext): AppError {
   );
 }
 
-function httpError(status: number, body: string, method: string, url: URL): AppError {
-  const text = snippet(body, false);
+function httpError(status: number, body: string, method: string, url: URL, redact: Redactor): AppError {
+  const text = snippet(body, false, redact);
   const host = hostLabel(url);
   let hint: string;
   if (status === 503 && /work queue depth exceeded/i.test(body)) {
@@ -271,8 +279,11 @@ function mediaType(contentType: string | string[] | undefined): string {
   return (ct ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-/** At most 80 characters of the visible text of a body (tags, scripts and styles dropped for HTML). */
-export function snippet(body: string, html: boolean): string {
+/**
+ * At most 80 characters of the visible text of a body (tags, scripts and styles dropped for HTML),
+ * redacted before it is cut: a cut could otherwise leave the start of a secret that no longer matches.
+ */
+export function snippet(body: string, html: boolean, redact: Redactor = redactGeneric): string {
   let text = body;
   if (html) {
     text = text
@@ -287,7 +298,7 @@ export function snippet(body: string, html: boolean): string {
       .replace(/&amp;/gi, '&');
   }
   // eslint-disable-next-line no-control-regex
-  text = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
+  text = redact(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim());
   return clip(text, SNIPPET_CHARS);
 }
 

@@ -3,7 +3,6 @@
 // send later; once sent the draft carries the txid, its labels become the transaction's and outputs'
 // BIP329 labels, and the draft follows the transaction to its confirmation (or its replacement).
 // RBF builds a replacement draft (same inputs, change reduced); CPFP a child of our own output.
-import { randomBytes } from 'node:crypto';
 import { AppError, isAppError } from '../../../shared/errors';
 import { formatSatPerVb, parseSatPerVb } from '../../../shared/bitcoin/spend/feerate';
 import { unsignedTxOf } from '../../../shared/bitcoin/psbt';
@@ -18,7 +17,7 @@ import { explainReject, reasonOfMessage } from '../../../shared/send/reject';
 import type { BroadcastReply, BuildCheckView, DraftView, PreflightView } from '../../../shared/ipc/send';
 import type { SendCore } from './core';
 import type { DraftService } from './draft-service';
-import type { DraftRow } from './drafts-store';
+import { newDraftId, type DraftRow } from './drafts-store';
 import { readPsbt, toWire } from './jobs';
 import { previousTransactions } from './prevtxs';
 
@@ -101,8 +100,8 @@ export class BroadcastService {
     store.transaction(() => {
       store.update(d.id, { status, txid, sentAt: new Date().toISOString() });
       const watch = this.core.deps.watch;
-      if (!watch.getLabel(d.profileId, 'tx', txid)) watch.setLabel(d.profileId, { type: 'tx', ref: txid, label: d.name });
-      for (const o of d.summary.outputs) if (o.label) watch.setLabel(d.profileId, { type: 'output', ref: `${txid}:${o.index}`, label: o.label });
+      if (!watch.getLabel({ profileId: d.profileId, wallet: d.wallet }, 'tx', txid)) watch.setLabel({ profileId: d.profileId, wallet: d.wallet }, { type: 'tx', ref: txid, label: d.name });
+      for (const o of d.summary.outputs) if (o.label) watch.setLabel({ profileId: d.profileId, wallet: d.wallet }, { type: 'output', ref: `${txid}:${o.index}`, label: o.label });
       if (d.replaces) store.update(d.replaces, { status: 'replaced' });
     });
   }
@@ -201,7 +200,7 @@ export class BroadcastService {
       offline: f.offline,
     };
     return this.drafts.save({
-      id: `d_${randomBytes(12).toString('base64url')}`,
+      id: newDraftId(),
       profileId: d.profileId,
       wallet: d.wallet,
       name: `${d.name} (fee bump)`,

@@ -1,9 +1,9 @@
-// Compose (#15) behind `send:context`, `send:preview` and `send:create`. The form is read strictly
+// Compose (#15) behind `send:preview` and `send:create` (`send:context`: context.ts). The form is read strictly
 // (every field error at once), the coins chosen by the spend core, the transaction built offline and —
 // connected — by the node's createpsbt in the node's PSBT version (the two compared byte for byte),
 // filled as walletprocesspsbt does for the watch-only wallet with previous transactions that hash to
-// their txids, and only then saved as a draft, with the recipients' labels, in one transaction.
-import { randomBytes } from 'node:crypto';
+// their txids, and only then saved as a draft, with the recipients' labels, in one transaction. A
+// preview is kept as a plan (plans.ts) that create builds exactly: what you review is what you sign.
 import { formatBtc } from '../../../shared/amounts';
 import { AppError, isAppError } from '../../../shared/errors';
 import { encodeDestination, extractDestination } from '../../../shared/bitcoin/address';
@@ -16,32 +16,19 @@ import { cpfpChildRate } from '../../../shared/send/bump';
 import { estimateTx } from '../../../shared/bitcoin/spend/size';
 import { parseTx } from '../../../shared/bitcoin/tx';
 import { parseRecipients, type FieldError, type ParsedRecipient } from '../../../shared/send/recipients';
-import { checkMinRelay, composeWarnings, type ComposeWarning } from '../../../shared/send/warnings';
-import type { DraftView, FeePresetView, InputView, OutputView, SendContextView, SendCreateReply, SendForm, SendPreviewReply, SendPreviewView } from '../../../shared/ipc/send';
+import { checkMinRelay, composeWarnings } from '../../../shared/send/warnings';
+import type { DraftView, InputView, OutputView, SendContextView, SendCreateReply, SendForm, SendPreviewReply, SendPreviewView } from '../../../shared/ipc/send';
 import { SendFormSchema } from '../../../shared/ipc/send';
 import { kindName } from './coins';
-import type { SendCore, FactsAt } from './core';
-import type { DraftSummary } from './drafts-store';
-import { PRESETS } from './facts';
+import type { SendCore } from './core';
+import { sendContext } from './context';
+import { newDraftId, type DraftSummary } from './drafts-store';
 import { previousTransactions } from './prevtxs';
 import { toWire } from './jobs';
 import type { DraftService } from './draft-service';
+import { changeMoved, PlanStore, planProblems, type Change, type Prepared } from './plans';
+import { selectionWords } from '../../../shared/send/selection-words';
 
-/** How long the Send page's first load waits for the previous transactions to be kept (then it goes on). */
-const PREFETCH_WAIT_MS = 3000;
-const satVb = (rate: string | null): string | null => (rate === null ? null : formatSatPerVb(BigInt(rate)).replace(' sat/vB', ''));
-const NETWORK_NAMES = { main: 'mainnet', test: 'testnet', testnet4: 'testnet', signet: 'signet', regtest: 'regtest' } as const;
-
-type Change = { script: Uint8Array; kind: import('../../../shared/bitcoin/spend/size').InputKind; address: string; index: number | null };
-
-interface Prepared {
-  f: FactsAt;
-  recipients: ParsedRecipient[];
-  composed: Composed;
-  change: Change;
-  warnings: ComposeWarning[];
-  locktime: number;
-}
 
 function fieldErrors(e: unknown): FieldError[] | null {
   if (e instanceof ComposeError) return [{ row: e.row, field: e.field, message: e.message }];
@@ -51,52 +38,15 @@ function fieldErrors(e: unknown): FieldError[] | null {
 }
 
 export class ComposeService {
+  readonly plans = new PlanStore();
+
   constructor(
     private readonly core: SendCore,
     private readonly drafts: DraftService,
   ) {}
 
-  async context(): Promise<SendContextView> {
-    const f = await this.core.facts({ live: true });
-    if (f.conn) await this.#prefetch(f);
-    const presets: FeePresetView[] = PRESETS.map((p) => {
-      const of = (mode: 'economical' | 'conservative') => {
-        const e = f.facts.estimates.find((x) => x.target === p.target && x.mode === mode);
-        return { satVb: satVb(e?.rate ?? null), blocks: e?.blocks ?? null };
-      };
-      return { id: p.id, target: p.target, economical: of('economical'), conservative: of('conservative') };
-    });
-    return {
-      wallet: f.wallet,
-      network: NETWORK_NAMES[f.facts.chain as keyof typeof NETWORK_NAMES] ?? 'regtest',
-      offline: f.offline,
-      asOf: f.asOf,
-      tipHeight: f.facts.tipHeight,
-      coins: this.core.coins(f).map((c) => c.view),
-      presets,
-      noEstimate: presets.every((p) => p.economical.satVb === null && p.conservative.satVb === null),
-      minRelaySatVb: satVb(f.facts.minRelay),
-      mempoolMinSatVb: satVb(f.facts.mempoolMin),
-      incrementalSatVb: satVb(f.facts.incremental),
-      maxDataCarrierBytes: f.facts.maxDataCarrier,
-      nodePsbtVersion: f.facts.coreVersion === 30 ? 0 : 2,
-      node: f.facts.subversion,
-    };
-  }
-
-  /**
-   * Keeps the previous transactions of the wallet's coins here (verified), so that a payment can be
-   * composed and filled offline later: waited for a moment, then finished in the background.
-   */
-  async #prefetch(f: FactsAt): Promise<void> {
-    const txids = [...new Set(f.facts.unspent.map((u) => u.txid))];
-    const missing = txids.filter((t) => !this.core.deps.store.prevTxs(f.profileId, [t]).has(t));
-    if (missing.length === 0) return;
-    const work = previousTransactions(missing, { profileId: f.profileId, store: this.core.deps.store, rpc: f.conn?.rpc ?? null, index: f.conn?.index ?? null }).then(
-      (r) => this.core.deps.log.info(`send: kept ${r.txs.size} previous transactions for offline use`),
-      (e: unknown) => this.core.deps.log.warn(`send: previous transactions not kept: ${isAppError(e) ? e.message : String(e)}`),
-    );
-    await Promise.race([work, new Promise((r) => setTimeout(r, PREFETCH_WAIT_MS).unref())]);
+  context(): Promise<SendContextView> {
+    return sendContext(this.core);
   }
 
   freeze(outpoint: string, frozen: boolean): { frozen: boolean } {
@@ -106,9 +56,10 @@ export class ComposeService {
     return { frozen };
   }
 
-  /** Reads and composes the form; `real` hands out the change address (create), else a derived one (preview). */
-  async #prepare(form: SendForm, real: boolean): Promise<Prepared> {
+  /** Reads and composes the form (its seed given); `real` hands out the change address (create), else a derived one (preview). */
+  async #prepare(form: SendForm & { seed: number }, real: boolean): Promise<Prepared> {
     const parsedForm = SendFormSchema.parse(form);
+    const seed = form.seed;
     const f = await this.core.facts({ live: real });
     const network = this.core.network(f);
     const errors: FieldError[] = [];
@@ -157,9 +108,10 @@ export class ComposeService {
         includeUnconfirmed: parsedForm.includeUnconfirmed,
         rbf: parsedForm.rbf,
         locktime,
-        seed: parsedForm.seed ?? 0,
+        seed,
       });
     } catch (e) {
+      if (e instanceof ComposeError && e.code === 'spend.insufficient_funds' && !manual) throw new FormErrors([insufficientAtAmount(e, r.recipients)]);
       const fe = fieldErrors(e);
       if (fe) throw new FormErrors(fe);
       throw e;
@@ -171,7 +123,7 @@ export class ComposeService {
       feePercentWarn: String(a.feePercentWarn),
       isOwn: (s) => this.core.isOwn(f, s),
     });
-    return { f, recipients: r.recipients, composed, change, warnings, locktime };
+    return { f, recipients: r.recipients, composed, change, warnings, locktime, seed };
   }
 
   #views(p: Prepared): { inputs: InputView[]; outputs: OutputView[] } {
@@ -197,7 +149,7 @@ export class ComposeService {
     return { inputs, outputs };
   }
 
-  #preview(p: Prepared): SendPreviewView {
+  #preview(p: Prepared, plan: { id: string; unsignedTxid: string }): SendPreviewView {
     const s = p.composed.selection;
     return {
       feeSats: s.fee.toString(),
@@ -208,36 +160,83 @@ export class ComposeService {
       sentSats: p.composed.sent.toString(),
       ...this.#views(p),
       algorithm: s.algorithm,
+      selection: selectionWords(s),
       wasteSats: s.waste.toString(),
       droppedToFeeSats: s.droppedToFee.toString(),
       warnings: p.warnings,
       locktime: p.locktime,
       rbf: p.composed.spec.inputs.some((i) => i.sequence < 0xfffffffe),
+      seed: p.seed,
+      plan: plan.id,
+      unsignedTxid: plan.unsignedTxid,
     };
   }
 
+  /**
+   * The summary of the form: its random choices drawn here once when the form brings none (and
+   * said, for the page to keep), the result kept as a plan that `create` builds exactly.
+   */
   async preview(form: SendForm): Promise<SendPreviewReply> {
+    const seeded = { ...form, seed: this.core.seed(form.seed) };
     try {
-      const p = await this.#prepare({ ...form, seed: form.seed ?? 0 }, false);
-      return { ok: true, preview: this.#preview(p), offline: p.f.offline };
+      const p = await this.#prepare(seeded, false);
+      const plan = this.plans.keep(seeded, p);
+      return { ok: true, preview: this.#preview(p, plan), offline: p.f.offline };
     } catch (e) {
       if (e instanceof FormErrors) return { ok: false, errors: e.errors };
       throw e;
     }
   }
 
-  async create(form: SendForm): Promise<SendCreateReply> {
+  /**
+   * Builds, fills and saves the draft. With `planId` (the preview the person reviewed): exactly that
+   * transaction — the form must be the one previewed, its coins still unspent, the node's change
+   * address the one shown — else nothing is built and the errors say what changed. Without (CPFP,
+   * scripts): the form composed now, with its seed or a random one.
+   */
+  async create(form: SendForm, planId?: string): Promise<SendCreateReply> {
     const seeded = { ...form, seed: this.core.seed(form.seed) };
+    const t = new Phases();
     let p: Prepared;
     try {
-      p = await this.#prepare(seeded, true);
+      p = planId === undefined ? await this.#prepare(seeded, true) : await this.#fromPlan(planId, form);
     } catch (e) {
       if (e instanceof FormErrors) return { ok: false, errors: e.errors };
       throw e;
     }
+    t.mark(planId === undefined ? 'facts+compose' : 'facts+plan check');
+    return this.#build(p, planId === undefined ? seeded : { ...form, seed: p.seed }, t);
+  }
+
+  /** The preview's plan, checked against the wallet now, with the change address handed out. */
+  async #fromPlan(planId: string, form: SendForm): Promise<Prepared> {
+    const plan = this.plans.get(planId);
+    if (!plan) throw new FormErrors([{ row: -1, field: 'coins', message: 'This summary is no longer kept here (Spyglass restarted, or many summaries were made since): nothing was built. Review the summary again, then create.' }]);
+    const f = await this.core.facts({ live: true });
+    const problems = planProblems(plan, form, { profileId: f.profileId, wallet: f.wallet, coins: this.core.coins(f) });
+    if (problems) {
+      this.plans.drop(planId);
+      throw new FormErrors(problems);
+    }
+    const planned = plan.prepared;
+    let change = planned.change;
+    // Only a change output needs an address handed out; the auto mode's was derived for the preview.
+    if (planned.composed.changeIndex !== null && SendFormSchema.parse(form).change.mode === 'auto') {
+      change = await this.core.realChange(f, planned.recipients.map((x) => x.script));
+      if (change.address !== planned.change.address) {
+        this.plans.drop(planId);
+        throw new FormErrors(changeMoved(planned.change.address, change.address));
+      }
+    }
+    this.plans.drop(planId);
+    return { ...planned, f, change };
+  }
+
+  async #build(p: Prepared, seeded: SendForm, t: Phases): Promise<SendCreateReply> {
     const { f, composed } = p;
     const psbtVersion: 0 | 2 = f.facts.coreVersion === 30 ? 0 : 2;
     const nodeBuild = await this.#nodeCreatePsbt(p, psbtVersion);
+    t.mark('node createpsbt');
     let prev: Awaited<ReturnType<typeof previousTransactions>>;
     try {
       prev = await previousTransactions(composed.inputs.map((c) => c.txid), { profileId: f.profileId, store: this.core.deps.store, rpc: f.conn?.rpc ?? null, index: f.conn?.index ?? null });
@@ -246,6 +245,7 @@ export class ComposeService {
       if (isAppError(e) && e.code === 'input.invalid') return { ok: false, errors: [{ row: -1, field: 'coins', message: e.message }] };
       throw e;
     }
+    t.mark('previous transactions');
     const lacking = composed.inputs.filter((c) => !prev.txs.has(c.txid)).map((c) => `${c.txid}:${c.vout}`);
     if (lacking.length) {
       return {
@@ -262,6 +262,7 @@ export class ComposeService {
       descriptors: f.facts.descriptors,
       prevtxs: Object.fromEntries(prev.txs),
     });
+    t.mark('build+fill+compare');
     const views = this.#views(p);
     const summary: DraftSummary = {
       feeSats: composed.selection.fee.toString(),
@@ -281,7 +282,7 @@ export class ComposeService {
       noKeyPaths: built.noKeyPaths,
       offline: f.offline,
     };
-    const id = `d_${randomBytes(12).toString('base64url')}`;
+    const id = newDraftId();
     const name = SendFormSchema.parse(seeded).name.trim() || defaultName(p);
     const draft = await this.drafts.save({
       id,
@@ -296,7 +297,8 @@ export class ComposeService {
       replaces: null,
       createdAt: new Date().toISOString(),
     });
-    this.core.deps.log.info(`send: draft ${id} ${composed.inputs.length} in, ${composed.outputs.length} out, fee ${summary.feeSats} sat, node build ${built.identical === null ? 'not asked' : built.identical ? 'identical' : 'DIFFERENT'}`);
+    t.mark('save');
+    this.core.deps.log.info(`send: draft ${id} ${composed.inputs.length} in, ${composed.outputs.length} out, fee ${summary.feeSats} sat, node build ${built.identical === null ? 'not asked' : built.identical ? 'identical' : 'DIFFERENT'}; ${t.text()}`);
     return { ok: true, draft };
   }
 
@@ -361,11 +363,38 @@ export class ComposeService {
   }
 }
 
+/** Not enough coins for an automatic selection: said at the amount, with what the wallet can send. */
+function insufficientAtAmount(e: ComposeError, recipients: readonly ParsedRecipient[]): FieldError {
+  const available = BigInt(String(e.detail['available'] ?? '0'));
+  const fee = BigInt(String(e.detail['fee'] ?? '0'));
+  const row = recipients.find((x) => x.kind === 'pay')?.row ?? -1;
+  const most = available - fee;
+  const lead = most > 0n ? `At most ${formatBtc(most)} BTC can be sent at this fee rate: the spendable coins hold ${formatBtc(available)} BTC, and spending them all costs ${formatBtc(fee)} BTC in fee.` : `Nothing can be sent at this fee rate: the spendable coins hold ${formatBtc(available)} BTC, less than the fee of spending them.`;
+  return { row, field: row === -1 ? 'recipients' : 'amount', message: `${lead} ${e.message}` };
+}
+
 function defaultName(p: Prepared): string {
   const first = p.recipients.find((r) => r.kind === 'pay');
   const who = first ? first.label || `${first.address.slice(0, 10)}…` : 'OP_RETURN';
   const more = p.recipients.filter((r) => r.kind === 'pay').length - 1;
   return `${who}${more > 0 ? ` +${more}` : ''}`;
+}
+
+/** Where a create's time went, for the log (and `npm run bench -- create`). */
+export class Phases {
+  readonly #start = performance.now();
+  #last = this.#start;
+  readonly parts: Array<[string, number]> = [];
+
+  mark(name: string): void {
+    const now = performance.now();
+    this.parts.push([name, now - this.#last]);
+    this.#last = now;
+  }
+
+  text(): string {
+    return `took ${Math.round(this.#last - this.#start)} ms (${this.parts.map(([n, ms]) => `${n} ${Math.round(ms)} ms`).join(', ')})`;
+  }
 }
 
 export class FormErrors extends Error {

@@ -12,12 +12,14 @@ import { solver } from '../../../shared/bitcoin/script';
 import type { AppSettings } from '../../../shared/settings';
 import type { Logger } from '../log';
 import type { PsbtRunner } from '../psbt/runner';
+import type { UrScanRunner } from '../psbt/scan-runner';
 import type { ActiveConnection, Services } from '../services';
 import type { ProfileRepository } from '../store/profiles';
 import type { WatchRepository } from '../store/watch';
 import { walletCoins, type WalletCoin } from './coins';
 import type { DraftStore } from './drafts-store';
 import { fetchFacts, type NodeFacts } from './facts';
+import { OwnScripts } from './own-scripts';
 import type { SendStore } from './store';
 
 export interface SendDeps {
@@ -27,6 +29,8 @@ export interface SendDeps {
   watch: WatchRepository;
   profiles: ProfileRepository;
   runner: PsbtRunner;
+  /** Where animated-QR scans are decoded (default: inline; the app passes the scan worker). */
+  scans?: UrScanRunner;
   settings: () => AppSettings;
   log: Logger;
   /** Random 32-bit seeds (tests pin them through the form's `seed`). */
@@ -57,6 +61,7 @@ export const CORE_CHANGE_TYPE: Array<[RegExp, string]> = [
 
 export class SendCore {
   #memo: { key: string; at: number; f: FactsAt } | null = null;
+  #own: { key: string; scripts: OwnScripts } | null = null;
 
   constructor(readonly deps: SendDeps) {}
 
@@ -72,8 +77,7 @@ export class SendCore {
       if (!wallet) throw new AppError('rpc.wallet_not_specified', 'This profile names no wallet on the node: choose the watch-only wallet to spend from in the profile, or import one (Watch a wallet).');
       return { profileId: conn.profile.id, wallet, conn };
     }
-    const st = this.deps.services.connectionState();
-    const pid = st.state === 'none' ? this.deps.profiles.getActiveId() : st.profileId;
+    const pid = this.deps.services.currentProfileId();
     const profile = pid ? this.deps.profiles.get(pid) : null;
     if (!profile) throw new AppError('credentials.missing', 'Connect to your node first (Dashboard): Send spends from a wallet on it.');
     if (!profile.wallet.trim()) throw new AppError('rpc.wallet_not_specified', 'This profile names no wallet on the node.');
@@ -131,9 +135,17 @@ export class SendCore {
     return watchOnlyWallet(f.facts.descriptors, this.network(f));
   }
 
-  /** The wallet's own script (its descriptors, or a watched address)? */
+  /** The wallet's scripts handed out so far (and a look-ahead), kept per profile and wallet (own-scripts.ts). */
+  ownScripts(f: FactsAt): OwnScripts {
+    const key = `${f.profileId}\n${f.wallet}\n${f.facts.chain}`;
+    if (!this.#own || this.#own.key !== key) this.#own = { key, scripts: new OwnScripts(this.network(f)) };
+    this.#own.scripts.extend(f.facts.descriptors, f.changeNext);
+    return this.#own.scripts;
+  }
+
+  /** The wallet's own script (its descriptors up to the addresses handed out, or a watched address)? */
   isOwn(f: FactsAt, script: Uint8Array): boolean {
-    if (this.wallet(f).locate(script)) return true;
+    if (this.ownScripts(f).has(script)) return true;
     const d = extractDestination(script);
     return d !== null && this.deps.watch.getAddress(f.profileId, encodeDestination(d, this.network(f))) !== null;
   }
@@ -171,8 +183,11 @@ export class SendCore {
         this.deps.log.warn(`send: getrawchangeaddress failed (${e.message}); deriving the change address`);
         return this.#derivedChange(f, recipientScripts);
       }
+      // the node's next change address is taken: the next preview must show the one after it
+      this.forget();
       const dec = decodeDestination(address, this.network(f));
-      if (!dec.ok || !this.wallet(f).locate(dec.script)) throw new AppError('internal', `The node's change address ${address} is not one of this wallet's descriptors.`);
+      // the node's next one is within the look-ahead; only an address far past it walks the whole range
+      if (!dec.ok || !(this.ownScripts(f).has(dec.script) || this.wallet(f).locate(dec.script))) throw new AppError('internal', `The node's change address ${address} is not one of this wallet's descriptors.`);
       return { script: dec.script, kind: inputKindFromDescriptor(d.desc), address, index: null };
     }
     return this.#derivedChange(f, recipientScripts);

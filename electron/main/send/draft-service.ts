@@ -25,7 +25,7 @@ export class DraftService {
     this.#store.transaction(() => {
       this.#store.insert(d);
       for (const o of d.summary.outputs) {
-        if (o.role === 'recipient' && o.address && o.label) this.core.deps.watch.setLabel(d.profileId, { type: 'addr', ref: o.address, label: o.label });
+        if (o.role === 'recipient' && o.address && o.label) this.core.deps.watch.setLabel({ profileId: d.profileId, wallet: d.wallet }, { type: 'addr', ref: o.address, label: o.label });
       }
     });
     return this.view(this.require(d.id));
@@ -90,6 +90,7 @@ export class DraftService {
       form: d.form,
       offline: s.offline,
       sentAt: d.sentAt,
+      bump: s.bump ?? null,
     };
   }
 
@@ -113,7 +114,7 @@ export class DraftService {
     return { deleted: this.#store.delete(d.profileId, d.id) };
   }
 
-  async export(id: string, version: 0 | 2, which: 'unsigned' | 'combined'): Promise<{ base64: string; bytes: number; version: 0 | 2; fileName: string }> {
+  async export(id: string, version: 0 | 2, which: 'unsigned' | 'combined'): Promise<{ base64: string; bytes: number; version: 0 | 2; fileName: string; notes: string[] }> {
     const d = this.require(id);
     const psbt = which === 'combined' ? (d.combined ?? d.psbt) : d.psbt;
     const r = await this.core.deps.runner.run('send-export', { psbt, version });

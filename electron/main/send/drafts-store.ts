@@ -1,6 +1,8 @@
 // The `drafts` and `draft_imports` tables (schema 60): one row per unsigned transaction a profile
 // composed, with its filled PSBT, the form, a summary, and what came back from the signers.
 import type { DraftStatus, SendForm } from '../../../shared/ipc/send';
+import type { BumpInfoView } from '../../../shared/ipc/bump';
+import { randomBytes } from 'node:crypto';
 import type { Database } from '../store/db';
 
 /** What a draft keeps besides its PSBT: enough to list it, show it and rebuild its views. */
@@ -23,6 +25,8 @@ export interface DraftSummary {
   offline: boolean;
   /** The node's finalizepsbt of the same PSBT: agreed, or why it was not asked. */
   finalCheck?: string;
+  /** A fee bump of a wallet transaction (electron/main/send/bump-any.ts). */
+  bump?: BumpInfoView;
 }
 
 export interface DraftRow {
@@ -86,6 +90,11 @@ export type DraftUpdate = Partial<Pick<DraftRow, 'name' | 'status' | 'combined' 
 
 const COLUMNS: Record<keyof DraftUpdate, string> = { name: 'name', status: 'status', combined: 'combined', finalTx: 'final_tx', txid: 'txid', sentAt: 'sent_at', summary: 'summary' };
 
+/** A new draft's id: 'd_' and 12 random bytes (base64url). */
+export function newDraftId(): string {
+  return `d_${randomBytes(12).toString('base64url')}`;
+}
+
 export class DraftStore {
   readonly #db: Database;
 
@@ -108,7 +117,7 @@ export class DraftStore {
   }
 
   get(profileId: string, id: string): DraftRow | null {
-    const r = this.#db.prepare<[string, string], Raw>('SELECT * FROM drafts WHERE profile_id = ? AND id = ?').get(profileId, id);
+    const r = this.#db.prepare<[string, string], Raw>('SELECT * FROM drafts WHERE profile_id = ? AND node_wallet = (SELECT trim(wallet) FROM profiles WHERE id = drafts.profile_id) AND id = ?').get(profileId, id);
     return r ? toRow(r) : null;
   }
 
@@ -122,12 +131,12 @@ export class DraftStore {
   }
 
   list(profileId: string): DraftRow[] {
-    return this.#db.prepare<[string], Raw>('SELECT * FROM drafts WHERE profile_id = ? ORDER BY updated_at DESC, id').all(profileId).map(toRow);
+    return this.#db.prepare<[string], Raw>('SELECT * FROM drafts WHERE profile_id = ? AND node_wallet = (SELECT trim(wallet) FROM profiles WHERE id = drafts.profile_id) ORDER BY updated_at DESC, id').all(profileId).map(toRow);
   }
 
   /** Drafts broadcast but not yet seen confirmed. */
   pending(profileId: string): DraftRow[] {
-    return this.#db.prepare<[string], Raw>("SELECT * FROM drafts WHERE profile_id = ? AND status = 'sent'").all(profileId).map(toRow);
+    return this.#db.prepare<[string], Raw>("SELECT * FROM drafts WHERE profile_id = ? AND node_wallet = (SELECT trim(wallet) FROM profiles WHERE id = drafts.profile_id) AND status = 'sent'").all(profileId).map(toRow);
   }
 
   update(id: string, u: DraftUpdate, at = new Date().toISOString()): void {

@@ -177,10 +177,10 @@ export function finalizeJob(req: { psbt: string }): { complete: boolean; psbt: s
   return { complete: true, psbt: psbtB64(f.psbt), txHex: Buffer.from(f.tx).toString('hex'), txid: tx.txid, vsize: tx.vsize, refused };
 }
 
-/** A PSBT in the version a signer reads (losslessly converted, as Core writes each). */
-export function exportJob(req: { psbt: string; version: 0 | 2 }): { base64: string; bytes: number } {
+/** A PSBT in the version a signer reads (converted as Core writes each; what version 0 cannot hold is carried over as BIP370 says, in `notes`). */
+export function exportJob(req: { psbt: string; version: 0 | 2 }): { base64: string; bytes: number; notes: string[] } {
   const c = convertPsbt(readPsbt(req.psbt), req.version);
   if (!c.ok) throw new AppError('input.invalid', c.message, { field: 'version' });
   const bytes = serializePsbt(c.psbt);
-  return { base64: base64.encode(bytes), bytes: bytes.length };
+  return { base64: base64.encode(bytes), bytes: bytes.length, notes: c.notes };
 }

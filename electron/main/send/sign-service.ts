@@ -4,8 +4,8 @@
 // verifies every signature offline, finalizes and extracts, and asks the node's finalizepsbt too.
 import { createHash } from 'node:crypto';
 import { AppError, isAppError } from '../../../shared/errors';
-import { fromHex } from '../../../shared/bitcoin/hex';
-import { analyzePsbt, psbtTextToBytes, type Psbt } from '../../../shared/bitcoin/psbt';
+import { assertSize } from '../../../shared/limits';
+import { analyzePsbt, explainPsbtError, parsePsbt, psbtTextToBytes, rawTxFromText, type Psbt } from '../../../shared/bitcoin/psbt';
 import { parseTx, serializeTx } from '../../../shared/bitcoin/tx';
 import type { DraftView, ImportReply } from '../../../shared/ipc/send';
 import { encodeBase64 } from '../../../shared/bitcoin/psbt';
@@ -13,22 +13,32 @@ import type { SendCore } from './core';
 import type { DraftService } from './draft-service';
 import type { DraftRow } from './drafts-store';
 import { psbtB64, readPsbt, unsignedTxidOf } from './jobs';
-import { PsbtUrScanner, UrScanError } from '../psbt/ur';
+import { parseUrPart, UrScanError, type UrPart } from '../psbt/ur-part';
+import { InlineScanRunner, type UrScanRunner } from '../psbt/scan-runner';
 import type { ScanProgressView } from '../../../shared/ipc/send';
 
 const digestOf = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
-/** A fully signed raw transaction: hex that parses as a transaction and is no PSBT. */
-function rawTx(text: string): Uint8Array | null {
+/**
+ * A signed raw transaction (hex, or base64; a binary `.txn` arrives as hex), else null; an unsigned one
+ * is refused. A PSBT's text (hex "70736274ff…", base64 "cHNidP8…") is not one (its own cap applies);
+ * anything else over the raw-transaction cap (shared/limits.ts) is refused unparsed.
+ */
+export function rawTx(text: string): Uint8Array | null {
   const t = text.trim();
-  if (!/^[0-9a-fA-F]+$/.test(t) || t.length % 2 || t.startsWith('70736274ff')) return null;
-  try {
-    const bytes = fromHex(t);
-    parseTx(bytes);
-    return bytes;
-  } catch {
-    return null;
-  }
+  if (/^70736274ff/i.test(t) || t.startsWith('cHNidP8')) return null;
+  assertSize('rawTx', t, 'psbt', 'This transaction');
+  const raw = rawTxFromText(t);
+  if (!raw) return null;
+  if (!raw.signed) throw new AppError('input.invalid', 'This is an unsigned raw transaction, not a signed one or a PSBT: bring back what the signer wrote after signing.', { field: 'psbt' });
+  return raw.bytes;
+}
+
+/** A PSBT's bytes read, or why not: Spyglass's words first, Core's decodepsbt text as the detail. */
+function readSignedPsbt(bytes: Uint8Array): Psbt {
+  const r = parsePsbt(bytes);
+  if (r.ok) return r.psbt;
+  throw new AppError('input.invalid', explainPsbtError(r.message, bytes) ?? `This PSBT cannot be read: ${r.message}`, { field: 'psbt', core: r.message });
 }
 
 /** The draft's PSBT with each input's final scriptSig and witness taken from a signed transaction. */
@@ -55,23 +65,27 @@ function withFinalInputs(p: Psbt, txBytes: Uint8Array): Psbt {
 }
 
 export class SignService {
-  readonly #scans = new Map<string, PsbtUrScanner>();
+  /** The last answer of each scan (at most 8): what a refused frame leaves on screen. */
+  readonly #last = new Map<string, ScanProgressView>();
+  readonly #scans: UrScanRunner;
 
   constructor(
     private readonly core: SendCore,
     private readonly drafts: DraftService,
-  ) {}
+  ) {
+    this.#scans = core.deps.scans ?? new InlineScanRunner();
+  }
 
   #profileId(): string {
     return this.core.profileWallet().profileId;
   }
 
-  #draftFor(txid: string, wanted: DraftRow | null): DraftRow {
-    if (wanted) {
-      if (wanted.unsignedTxid !== txid) throw new AppError('input.invalid', `This is a PSBT of another transaction (${txid.slice(0, 16)}…), not of this draft (${wanted.unsignedTxid.slice(0, 16)}…).`, { field: 'psbt' });
-      return wanted;
+  #draftFor(txid: string, wanted: DraftRow | null, what: 'PSBT' | 'signed transaction' = 'PSBT'): DraftRow {
+    const d = wanted?.unsignedTxid === txid ? wanted : this.core.deps.drafts.byUnsignedTxid(this.#profileId(), txid);
+    if (wanted && d !== wanted) {
+      const other = d ? `It belongs to your draft “${d.name}”: open it there.` : 'No draft of this profile has it.';
+      throw new AppError('input.invalid', `This is the ${what} of another transaction (${txid.slice(0, 16)}…), not of this draft (${wanted.unsignedTxid.slice(0, 16)}…). ${other}`, { field: 'psbt', draftId: d?.id ?? null });
     }
-    const d = this.core.deps.drafts.byUnsignedTxid(this.#profileId(), txid);
     if (!d) throw new AppError('input.invalid', `No draft of this profile has this transaction (${txid.slice(0, 16)}…): it was composed elsewhere, or its draft was deleted. Open it in Review PSBT to look at it.`, { field: 'psbt' });
     return d;
   }
@@ -86,17 +100,17 @@ export class SignService {
         if (raw) {
           const tx = parseTx(raw);
           const stripped = serializeTx({ ...tx, vin: tx.vin.map((i) => ({ ...i, scriptSig: new Uint8Array(0), witness: [] })) }, { witness: false });
-          const d = this.#draftFor(parseTx(stripped).txid, target);
+          const d = this.#draftFor(parseTx(stripped).txid, target, 'signed transaction');
           const p = withFinalInputs(readPsbt(d.psbt), raw);
           if (analyzePsbt(p).next !== 'extractor') throw new AppError('input.invalid', 'This signed transaction does not verify against the coins it spends (a signature or script is wrong, or it is not fully signed).', { field: 'psbt' });
           this.core.deps.drafts.update(d.id, { combined: psbtB64(p), finalTx: Buffer.from(raw).toString('hex'), status: d.status === 'sent' ? 'sent' : 'final' });
-          results.push({ source, ok: true, message: `A fully signed transaction (${tx.txid.slice(0, 16)}…): every input verifies, ready to broadcast` });
+          results.push({ source, ok: true, message: `A fully signed transaction (${tx.txid.slice(0, 16)}…) of the draft “${d.name}”: every input verifies, ready to broadcast` });
           target = d;
           continue;
         }
         const t = psbtTextToBytes(text, 'auto');
         if (!t.ok) throw new AppError('input.invalid', `Not a PSBT or a signed transaction: ${t.message}`, { field: 'psbt' });
-        const p = readPsbt(encodeBase64(t.bytes), 'This PSBT');
+        const p = readSignedPsbt(t.bytes);
         const d = this.#draftFor(unsignedTxidOf(p), target);
         const digest = digestOf(t.bytes);
         if (this.core.deps.drafts.hasImport(d.id, digest)) throw new AppError('input.invalid', 'This very PSBT was imported before: nothing new in it.', { field: 'psbt' });
@@ -121,7 +135,8 @@ export class SignService {
         target = d;
       } catch (e) {
         if (!isAppError(e)) throw e;
-        results.push({ source, ok: false, message: e.message });
+        const core = e.detail?.core;
+        results.push({ source, ok: false, message: e.message, ...(typeof core === 'string' ? { detail: `decodepsbt: ${core}` } : {}) });
       }
     }
     if (!target) throw new AppError('input.invalid', results.map((r) => `${r.source}: ${r.message}`).join(' '), { field: 'psbt' });
@@ -158,23 +173,34 @@ export class SignService {
     }
   }
 
-  /** One decoded QR text of an animated ur:crypto-psbt: progress, and the PSBT once whole. */
-  scanFrame(session: string, text: string): ScanProgressView {
-    let s = this.#scans.get(session);
-    if (!s) {
-      if (this.#scans.size > 8) this.#scans.delete(this.#scans.keys().next().value!);
-      s = new PsbtUrScanner();
-      this.#scans.set(session, s);
-    }
+  /**
+   * One decoded QR text of an animated ur:crypto-psbt: progress, and the PSBT once whole. The text is
+   * checked here first (ur-part.ts: form, type, numbers within shared/limits.ts, bytewords, the part's
+   * header), so a frame no PSBT could have is refused before any decoder sees it; a part that passed goes
+   * to the scan worker (scan-runner.ts), which decodes off this thread.
+   */
+  async scanFrame(session: string, text: string): Promise<ScanProgressView> {
+    const last = this.#last.get(session) ?? { progress: 0, received: 0, expected: null, done: false, psbt: null, error: null, errorCode: null };
+    let part: UrPart;
     try {
-      const p = s.receive(text);
-      const done = p.status === 'complete';
-      const psbt = done ? encodeBase64(s.result()) : null;
-      if (done) this.#scans.delete(session);
-      return { progress: p.progress, received: p.received, expected: p.expected || null, done, psbt, error: null };
+      part = parseUrPart(text);
     } catch (e) {
       if (!(e instanceof UrScanError)) throw e;
-      return { progress: s.progress, received: 0, expected: s.expected || null, done: false, psbt: null, error: e.message };
+      return { ...last, done: false, psbt: null, error: e.message, errorCode: e.code };
     }
+    let reply: ScanProgressView;
+    try {
+      reply = await this.#scans.scan(session, part);
+    } catch (e) {
+      if (!(e instanceof UrScanError)) throw e;
+      this.#last.delete(session);
+      return { progress: 0, received: 0, expected: null, done: false, psbt: null, error: e.message, errorCode: e.code };
+    }
+    this.#last.delete(session);
+    if (!reply.done) {
+      if (this.#last.size >= 8) this.#last.delete(this.#last.keys().next().value!);
+      this.#last.set(session, { ...reply, error: null, errorCode: null });
+    }
+    return reply;
   }
 }

@@ -27,6 +27,9 @@ function openConnection(file: string): Database {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    // A deleted or rewritten row leaves no copy in the file: its bytes and every freed page are
+    // zeroed (and wipe.ts checkpoints the WAL after a profile is deleted).
+    db.pragma('secure_delete = ON');
     // Addresses and labels are private: the file (and the -wal/-shm files SQLite creates with the
     // same mode) is readable by this user only.
     if (isNew && process.platform !== 'win32') chmodSync(file, 0o600);

@@ -7,7 +7,9 @@
 // A process killed during the write leaves the snapshot as it was (WAL rollback).
 import { AppError } from '../../../shared/errors';
 import type { Database } from './db';
-import type { ReceivedRecord, Tip, UtxoRecord } from './watch';
+import { walletKey } from './watch-checks';
+import { pendingJson } from './watch-rows';
+import type { ReceivedRecord, Tip, UtxoRecord, WalletScope } from './watch-types';
 
 export interface IncrementalWrite {
   snapshotId: number;
@@ -23,15 +25,16 @@ export interface IncrementalWrite {
   lookedUp: ReadonlyArray<{ address: string; utxos: readonly UtxoRecord[] }>;
 }
 
-export function applyIncrement(db: Database, profileId: string, w: IncrementalWrite): void {
+export function applyIncrement(db: Database, scope: WalletScope, w: IncrementalWrite): void {
   if (!Number.isSafeInteger(w.blocks) || w.blocks < 0) throw new AppError('input.invalid', `${w.blocks} is not a number of blocks.`);
   db.transaction(() => {
+    const k = walletKey(db, scope);
     const latest = db
-      .prepare<[string], { id: number }>("SELECT id FROM snapshots WHERE profile_id = ? AND status IN ('ok', 'partial') ORDER BY id DESC LIMIT 1")
-      .get(profileId);
-    const last = db.prepare<[string], { id: number }>('SELECT id FROM snapshots WHERE profile_id = ? ORDER BY id DESC LIMIT 1').get(profileId);
+      .prepare<[string, string], { id: number }>("SELECT id FROM snapshots WHERE profile_id = ? AND node_wallet = ? AND status IN ('ok', 'partial') ORDER BY id DESC LIMIT 1")
+      .get(k.profileId, k.wallet);
+    const last = db.prepare<[string, string], { id: number }>('SELECT id FROM snapshots WHERE profile_id = ? AND node_wallet = ? ORDER BY id DESC LIMIT 1').get(k.profileId, k.wallet);
     if (latest?.id !== w.snapshotId || last?.id !== w.snapshotId) {
-      throw new AppError('input.invalid', `Snapshot ${w.snapshotId} is not the last refresh of this profile; it cannot be brought up to date in place.`);
+      throw new AppError('input.invalid', `Snapshot ${w.snapshotId} is not the last refresh of this wallet; it cannot be brought up to date in place.`);
     }
     const id = w.snapshotId;
     db.prepare('UPDATE snapshots SET taken_at = ?, node_height = ?, node_hash = ?, index_height = ?, index_hash = ?, wallet_state = ? WHERE id = ?').run(
@@ -52,7 +55,7 @@ export function applyIncrement(db: Database, profileId: string, w: IncrementalWr
     const held = db.prepare<[number, string], { s: number | bigint | null; c: number }>('SELECT SUM(amount_sats) AS s, COUNT(*) AS c FROM snapshot_utxos WHERE snapshot_id = ? AND address = ?');
     const upd = db.prepare(
       `UPDATE snapshot_received SET amount_sats = @amount, confirmations = @conf, txids = @txids, node_label = @label,
-              node_unspent_hash = @uh, node_unspent_sats = @us, node_unspent_count = @uc
+              node_unspent_hash = @uh, node_unspent_sats = @us, node_unspent_count = @uc, node_pending = @up
         WHERE snapshot_id = @id AND address = @address`,
     );
     for (const r of w.received) {
@@ -68,6 +71,7 @@ export function applyIncrement(db: Database, profileId: string, w: IncrementalWr
         uh: r.nodeUnspent?.hash ?? null,
         us: r.nodeUnspent?.sats ?? null,
         uc: r.nodeUnspent?.count ?? null,
+        up: pendingJson(r.nodeUnspent?.pending),
       }).changes;
       if (n === 0) throw new AppError('input.invalid', `${r.address} is not a node address of snapshot ${id}.`);
     }
@@ -130,19 +134,20 @@ export function needRecheck(db: Database, id: number, walletHeight: number): str
     .map((r) => r.address);
 }
 
-/** Whether the watched set of the profile is exactly snapshot `id`'s (same addresses, same sources). */
-export function sameWatchSet(db: Database, profileId: string, id: number): boolean {
+/** Whether the watched set of the wallet is exactly snapshot `id`'s (same addresses, same sources). */
+export function sameWatchSet(db: Database, scope: WalletScope, id: number): boolean {
+  const k = walletKey(db, scope);
   // Every user-added address is in the snapshot and every snapshot row has its address's source. A
   // node address missing from it is one the wallet no longer names: a change address whose coins
   // were spent (refresh/engine.ts changeRecords); the wallet's own changes come through listsinceblock.
   const r = db
-    .prepare<{ p: string; id: number }, { bad: number; missing: number }>(
-      `SELECT (SELECT COUNT(*) FROM snapshot_fetched f LEFT JOIN addresses a ON a.profile_id = @p AND a.address = f.address
+    .prepare<{ p: string; w: string; id: number }, { bad: number; missing: number }>(
+      `SELECT (SELECT COUNT(*) FROM snapshot_fetched f LEFT JOIN addresses a ON a.profile_id = @p AND a.node_wallet = @w AND a.address = f.address
                 WHERE f.snapshot_id = @id AND (a.address IS NULL OR a.source <> f.source)) AS bad,
               (SELECT COUNT(*) FROM addresses a LEFT JOIN snapshot_fetched f ON f.snapshot_id = @id AND f.address = a.address
-                WHERE a.profile_id = @p AND a.source = 'user' AND f.address IS NULL) AS missing`,
+                WHERE a.profile_id = @p AND a.node_wallet = @w AND a.source = 'user' AND f.address IS NULL) AS missing`,
     )
-    .get({ p: profileId, id })!;
+    .get({ p: k.profileId, w: k.wallet, id })!;
   return r.bad === 0 && r.missing === 0;
 }
 

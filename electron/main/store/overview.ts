@@ -8,14 +8,14 @@
 // The same rows and values as WatchRepository.balances seen through the service's row view
 // (test/main/overview.test.ts compares the two); the schema is migrations/0020-watch.ts.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { BalanceColumns, Sats } from '../../../shared/ipc/contract';
+import type { BalanceColumns, BalanceTotals, Sats } from '../../../shared/ipc/contract';
 import type { Database } from './db';
-import { BALANCE_ROWS_FROM } from './watch';
+import { BALANCE_ROWS_FROM, PENDING_COLUMNS_SQL } from './watch';
 
 export interface OverviewRows {
   balances: BalanceColumns;
   /** Of the rows that are not hidden. */
-  totals: { receivedSats: Sats; balanceSats: Sats; utxoCount: number; addresses: number };
+  totals: BalanceTotals;
 }
 
 type RawRow = [
@@ -33,12 +33,15 @@ type RawRow = [
   balance: number | null,
   utxoCount: number | null,
   maxHeight: number | null,
+  pendingTrusted: number | null,
+  pendingUntrusted: number | null,
+  pendingCount: number | null,
 ];
 
 const BALANCES_SQL = `
   SELECT f.address, f.source, f.state, f.fetched_at, f.error_code, a.hidden,
          r.amount_sats, r.confirmations, json_array_length(r.txids), r.node_label,
-         l.label, u.bal, u.cnt, u.maxh
+         l.label, u.bal, u.cnt, u.maxh, ${PENDING_COLUMNS_SQL}
   ${BALANCE_ROWS_FROM}`;
 
 export class OverviewQuery {
@@ -90,6 +93,9 @@ export class OverviewQuery {
       receivedConfirmations: new Array(n),
       receivedTxCount: new Array(n),
       balanceSats: new Array(n),
+      pendingTrustedSats: new Array(n),
+      pendingUntrustedSats: new Array(n),
+      pendingCount: new Array(n),
       utxoCount: new Array(n),
       minConfirmations: new Array(n),
       lastActivityHeight: new Array(n),
@@ -99,6 +105,9 @@ export class OverviewQuery {
     };
     let received = 0;
     let balance = 0;
+    let pendingTrusted = 0;
+    let pendingUntrusted = 0;
+    let pendingUnknown = 0;
     let utxos = 0;
     let shown = 0;
     for (let i = 0; i < n; i++) {
@@ -108,9 +117,16 @@ export class OverviewQuery {
       const bal = r[11] ?? 0;
       const cnt = r[12] ?? 0;
       const maxh = r[13];
+      const pt = r[14];
+      const pu = r[15];
       if (!hidden) {
         if (rec !== null) received += rec;
         balance += bal;
+        if (pt === null || pu === null) pendingUnknown++;
+        else {
+          pendingTrusted += pt;
+          pendingUntrusted += pu;
+        }
         utxos += cnt;
         shown++;
       }
@@ -124,6 +140,9 @@ export class OverviewQuery {
       c.receivedConfirmations[i] = r[7];
       c.receivedTxCount[i] = r[8];
       c.balanceSats[i] = String(bal);
+      c.pendingTrustedSats[i] = pt === null ? null : String(pt);
+      c.pendingUntrustedSats[i] = pu === null ? null : String(pu);
+      c.pendingCount[i] = r[16];
       c.utxoCount[i] = cnt;
       c.minConfirmations[i] = indexTip === null || maxh === null ? null : Math.max(0, indexTip - maxh + 1);
       c.lastActivityHeight[i] = maxh;
@@ -131,7 +150,22 @@ export class OverviewQuery {
       c.fetchedAt[i] = r[3];
       c.errorCode[i] = r[4];
     }
-    return { balances: c, totals: { receivedSats: exactSum(received, c, 'receivedSats'), balanceSats: exactSum(balance, c, 'balanceSats'), utxoCount: utxos, addresses: shown } };
+    const balanceSats = exactSum(balance, c, 'balanceSats');
+    const pendingTrustedSats = exactSum(pendingTrusted, c, 'pendingTrustedSats');
+    return {
+      balances: c,
+      totals: {
+        receivedSats: exactSum(received, c, 'receivedSats'),
+        balanceSats,
+        pendingTrustedSats,
+        pendingUntrustedSats: exactSum(pendingUntrusted, c, 'pendingUntrustedSats'),
+        // getbalances' trusted: confirmed coins and our own unconfirmed change.
+        trustedSats: (BigInt(balanceSats) + BigInt(pendingTrustedSats)).toString(),
+        pendingUnknown,
+        utxoCount: utxos,
+        addresses: shown,
+      },
+    };
   }
 }
 
@@ -139,7 +173,7 @@ export class OverviewQuery {
  * `sum` as text when it is exact (below 2^53: every term is non-negative, so then every partial sum
  * was exact too); else the column summed again as bigint over the rows that are not hidden.
  */
-function exactSum(sum: number, c: BalanceColumns, column: 'receivedSats' | 'balanceSats'): Sats {
+function exactSum(sum: number, c: BalanceColumns, column: 'receivedSats' | 'balanceSats' | 'pendingTrustedSats' | 'pendingUntrustedSats'): Sats {
   if (Number.isSafeInteger(sum)) return String(sum);
   let total = 0n;
   for (let i = 0; i < c.address.length; i++) if (!c.hidden[i]) total += BigInt(c[column][i] ?? '0');

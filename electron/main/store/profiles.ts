@@ -3,9 +3,12 @@
 // the row only says where (`password_storage`).
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
+import { redactGeneric } from '../../../shared/redact';
 import { ProfileInputSchema } from '../../../shared/ipc/contract';
 import type { PasswordStorage, ProfileInput, ProfileView } from '../../../shared/ipc/contract';
 import type { Database } from './db';
+import { adoptUnnamedWallet } from './wallet-adopt';
+import { checkpointTruncate } from './wipe';
 
 const ACTIVE_PROFILE_KEY = 'activeProfileId';
 const PASSWORD_STORAGES: readonly PasswordStorage[] = ['keychain', 'session', 'none'];
@@ -138,6 +141,23 @@ export class ProfileRepository {
     })();
   }
 
+  /**
+   * Names the wallet a profile that named none was watching: the connection found the node's one
+   * loaded wallet and it is safe to watch (#26). The rows kept under the empty name came from that
+   * wallet, so they move to it — unless the wallet already has data of its own, and then they stay
+   * where they are (never merged with another wallet's, never deleted).
+   */
+  nameWallet(id: string, wallet: string): ProfileView {
+    const name = wallet.trim();
+    return this.#db.transaction(() => {
+      const current = this.require(id);
+      if (current.wallet.trim() !== '' || name === '') return current;
+      this.#db.prepare('UPDATE profiles SET wallet = ?, updated_at = ? WHERE id = ?').run(name, new Date().toISOString(), id);
+      adoptUnnamedWallet(this.#db, id, name);
+      return this.require(id);
+    })();
+  }
+
   setPasswordStorage(id: string, storage: PasswordStorage): ProfileView {
     checkStorage(storage);
     const info = this.#db
@@ -147,20 +167,31 @@ export class ProfileRepository {
     return this.require(id);
   }
 
-  /** Records why connecting to the profile failed (null: it worked). Does not change `updated_at`. */
+  /**
+   * Records why connecting to the profile failed (null: it worked). Does not change `updated_at`. The
+   * message was redacted where the node's text entered (rpc/client.ts); the generic rules run again
+   * here, so nothing credential-shaped is ever written to the file (#27).
+   */
   setLastError(id: string, error: { code: string; message: string } | null, at: Date = new Date()): void {
-    const text = error === null ? null : JSON.stringify({ code: error.code, message: error.message, at: at.toISOString() });
+    const text = error === null ? null : JSON.stringify({ code: error.code, message: redactGeneric(error.message), at: at.toISOString() });
     this.#db.prepare('UPDATE profiles SET last_error = ? WHERE id = ?').run(text, id);
   }
 
-  /** Deletes the profile (and clears the active id if it was the active one). False if there was none. */
+  /**
+   * Deletes the profile (and clears the active id if it was the active one). False if there was none.
+   * The connection runs with secure_delete (db.ts), so the freed rows are zeroed in the pages written;
+   * the WAL is then checkpointed and truncated, so no older copy of those pages stays behind in the
+   * database file or the WAL either.
+   */
   delete(id: string): boolean {
-    return this.#db.transaction(() => {
+    const deleted = this.#db.transaction(() => {
       const info = this.#db.prepare('DELETE FROM profiles WHERE id = ?').run(id);
       if (info.changes === 0) return false;
       this.#db.prepare('DELETE FROM settings WHERE key = ? AND value = ?').run(ACTIVE_PROFILE_KEY, id);
       return true;
     })();
+    if (deleted) checkpointTruncate(this.#db);
+    return deleted;
   }
 
   getActiveId(): string | null {

@@ -3,15 +3,15 @@
 // diff between two snapshots and the balance history. Functions taking the db (store/watch.ts
 // delegates to them).
 import type { Database } from './db';
-import { invalid } from './watch-checks';
-import { BALANCE_ROWS_FROM, confirmationsAt, sats, satsOrNull, toReceived, toSnapshot, toUtxoRow, type ReceivedRowDb, type SnapshotRowDb, type UtxoRowDb } from './watch-rows';
-import type { AddressFetch, AddressSource, BalanceRow, DiffSummary, FetchState, HistoryPoint, ReceivedRecord, Snapshot, SnapshotDiff, UtxoRow } from './watch-types';
+import { invalid, walletKey } from './watch-checks';
+import { BALANCE_ROWS_FROM, confirmationsAt, PENDING_COLUMNS_SQL, RECEIVED_COLUMNS, sats, satsOrNull, toReceived, toSnapshot, toUtxoRow, type ReceivedRowDb, type SnapshotRowDb, type UtxoRowDb } from './watch-rows';
+import type { AddressFetch, AddressSource, BalanceRow, DiffSummary, FetchState, HistoryPoint, ReceivedRecord, Snapshot, SnapshotDiff, UtxoRow, WalletScope } from './watch-types';
 
 /** The node's received entries of snapshot `id` for `addresses` only (absent: not a node address of it). */
 export function receivedOf(db: Database, id: number, addresses: Iterable<string>): Map<string, ReceivedRecord> {
   const out = new Map<string, ReceivedRecord>();
   const st = db.prepare<[number, string], ReceivedRowDb>(
-    'SELECT amount_sats, confirmations, txids, node_label, node_unspent_hash, node_unspent_sats, node_unspent_count FROM snapshot_received WHERE snapshot_id = ? AND address = ?',
+    `SELECT ${RECEIVED_COLUMNS} FROM snapshot_received WHERE snapshot_id = ? AND address = ?`,
   );
   for (const address of addresses) {
     if (out.has(address)) continue;
@@ -27,40 +27,44 @@ export function getSnapshot(db: Database, id: number): Snapshot | null {
   return r === undefined ? null : toSnapshot(r);
 }
 
-/** The latest good ('ok' or 'partial') snapshot of the profile: what the screens show. */
-export function latestSnapshot(db: Database, profileId: string): Snapshot | null {
+/** The latest good ('ok' or 'partial') snapshot of the wallet: what the screens show. */
+export function latestSnapshot(db: Database, scope: WalletScope): Snapshot | null {
+  const k = walletKey(db, scope);
   const r = db
-    .prepare<[string], SnapshotRowDb>("SELECT * FROM snapshots WHERE profile_id = ? AND status IN ('ok', 'partial') ORDER BY id DESC LIMIT 1")
-    .get(profileId);
+    .prepare<[string, string], SnapshotRowDb>("SELECT * FROM snapshots WHERE profile_id = ? AND node_wallet = ? AND status IN ('ok', 'partial') ORDER BY id DESC LIMIT 1")
+    .get(k.profileId, k.wallet);
   return r === undefined ? null : toSnapshot(r);
 }
 
 /** The good snapshot before `id` (or before the latest one when `id` is omitted). */
-export function previousSnapshot(db: Database, profileId: string, id?: number): Snapshot | null {
-  const before = id ?? latestSnapshot(db, profileId)?.id;
+export function previousSnapshot(db: Database, scope: WalletScope, id?: number): Snapshot | null {
+  const k = walletKey(db, scope);
+  const before = id ?? latestSnapshot(db, k)?.id;
   if (before === undefined) return null;
   const r = db
-    .prepare<[string, number], SnapshotRowDb>("SELECT * FROM snapshots WHERE profile_id = ? AND status IN ('ok', 'partial') AND id < ? ORDER BY id DESC LIMIT 1")
-    .get(profileId, before);
+    .prepare<[string, string, number], SnapshotRowDb>("SELECT * FROM snapshots WHERE profile_id = ? AND node_wallet = ? AND status IN ('ok', 'partial') AND id < ? ORDER BY id DESC LIMIT 1")
+    .get(k.profileId, k.wallet, before);
   return r === undefined ? null : toSnapshot(r);
 }
 
 /** The most recent refresh of any outcome (a failure after the latest good snapshot shows here). */
-export function lastAttempt(db: Database, profileId: string): Snapshot | null {
-  const r = db.prepare<[string], SnapshotRowDb>('SELECT * FROM snapshots WHERE profile_id = ? ORDER BY id DESC LIMIT 1').get(profileId);
+export function lastAttempt(db: Database, scope: WalletScope): Snapshot | null {
+  const k = walletKey(db, scope);
+  const r = db.prepare<[string, string], SnapshotRowDb>('SELECT * FROM snapshots WHERE profile_id = ? AND node_wallet = ? ORDER BY id DESC LIMIT 1').get(k.profileId, k.wallet);
   return r === undefined ? null : toSnapshot(r);
 }
 
-/** Every snapshot row of the profile, newest first (failed ones included). */
-export function listSnapshots(db: Database, profileId: string): Snapshot[] {
-  return db.prepare<[string], SnapshotRowDb>('SELECT * FROM snapshots WHERE profile_id = ? ORDER BY id DESC').all(profileId).map(toSnapshot);
+/** Every snapshot row of the wallet, newest first (failed ones included). */
+export function listSnapshots(db: Database, scope: WalletScope): Snapshot[] {
+  const k = walletKey(db, scope);
+  return db.prepare<[string, string], SnapshotRowDb>('SELECT * FROM snapshots WHERE profile_id = ? AND node_wallet = ? ORDER BY id DESC').all(k.profileId, k.wallet).map(toSnapshot);
 }
 
 /** The node's listreceivedbyaddress entries of a snapshot, by address. */
 export function received(db: Database, snapshotId: number): Map<string, ReceivedRecord> {
   const rows = db
     .prepare<[number], ReceivedRowDb & { address: string }>(
-      'SELECT address, amount_sats, confirmations, txids, node_label, node_unspent_hash, node_unspent_sats, node_unspent_count FROM snapshot_received WHERE snapshot_id = ?',
+      `SELECT address, ${RECEIVED_COLUMNS} FROM snapshot_received WHERE snapshot_id = ?`,
     )
     .all(snapshotId);
   const out = new Map<string, ReceivedRecord>();
@@ -85,8 +89,9 @@ export function fetchStates(db: Database, snapshotId: number): Map<string, Addre
 }
 
 /** The balances table of a snapshot: one row per watched address of the snapshot, by address. */
-export function balances(db: Database, profileId: string, snapshotId: number): BalanceRow[] {
-  const snap = requireSnapshot(db, profileId, snapshotId);
+export function balances(db: Database, scope: WalletScope, snapshotId: number): BalanceRow[] {
+  const k = walletKey(db, scope);
+  const snap = requireSnapshot(db, k, snapshotId);
   const rows = db
     .prepare<
       { p: string; s: number },
@@ -103,6 +108,9 @@ export function balances(db: Database, profileId: string, snapshotId: number): B
         node_label: string | null;
         node_unspent_sats: number | bigint | null;
         node_unspent_count: number | null;
+        pending_trusted: number | bigint | null;
+        pending_untrusted: number | bigint | null;
+        pending_count: number | null;
         label: string | null;
         bal: number | bigint | null;
         cnt: number | null;
@@ -111,11 +119,11 @@ export function balances(db: Database, profileId: string, snapshotId: number): B
     >(
       `SELECT f.address, f.source, f.state, f.fetched_at, f.error_code, a.hidden,
               r.amount_sats AS received, r.confirmations AS rconf, json_array_length(r.txids) AS tx_count, r.node_label,
-              r.node_unspent_sats, r.node_unspent_count,
+              r.node_unspent_sats, r.node_unspent_count, ${PENDING_COLUMNS_SQL},
               l.label, u.bal, u.cnt, u.maxh
        ${BALANCE_ROWS_FROM}`,
     )
-    .all({ p: profileId, s: snapshotId });
+    .all({ p: k.profileId, s: snapshotId });
   const tip = snap.index?.height ?? null;
   return rows.map((r) => ({
     address: r.address,
@@ -132,6 +140,9 @@ export function balances(db: Database, profileId: string, snapshotId: number): B
     lastActivityHeight: r.maxh,
     nodeUnspentSats: satsOrNull(r.node_unspent_sats),
     nodeUnspentCount: r.node_unspent_count,
+    pendingTrustedSats: satsOrNull(r.pending_trusted),
+    pendingUntrustedSats: satsOrNull(r.pending_untrusted),
+    pendingCount: r.pending_count,
     fetchState: r.state,
     fetchedAt: r.fetched_at,
     errorCode: r.error_code,
@@ -148,8 +159,9 @@ export function utxoTotals(db: Database, snapshotId: number): Map<string, { sats
 }
 
 /** The UTXOs of a snapshot (default: the latest good one), of one address or of all, oldest first. */
-export function utxos(db: Database, profileId: string, address: string | null, snapshotId?: number): UtxoRow[] {
-  const snap = snapshotId === undefined ? latestSnapshot(db, profileId) : requireSnapshot(db, profileId, snapshotId);
+export function utxos(db: Database, scope: WalletScope, address: string | null, snapshotId?: number): UtxoRow[] {
+  const k = walletKey(db, scope);
+  const snap = snapshotId === undefined ? latestSnapshot(db, k) : requireSnapshot(db, k, snapshotId);
   if (snap === null) return [];
   const rows =
     address === null
@@ -226,11 +238,12 @@ export function diffSummary(db: Database, fromId: number | null, toId: number): 
   return { newUtxos: added.n, newSats: added.s === null ? 0n : sats(added.s), spentUtxos: spent.n, spentSats: spent.s === null ? 0n : sats(spent.s), newTxids: txs.n };
 }
 
-/** The totals of every good snapshot of the profile, oldest first (the balance-over-time chart). */
-export function history(db: Database, profileId: string): HistoryPoint[] {
+/** The totals of every good snapshot of the wallet, oldest first (the balance-over-time chart). */
+export function history(db: Database, scope: WalletScope): HistoryPoint[] {
+  const k = walletKey(db, scope);
   return db
-    .prepare<[string], SnapshotRowDb>("SELECT * FROM snapshots WHERE profile_id = ? AND status IN ('ok', 'partial') ORDER BY id")
-    .all(profileId)
+    .prepare<[string, string], SnapshotRowDb>("SELECT * FROM snapshots WHERE profile_id = ? AND node_wallet = ? AND status IN ('ok', 'partial') ORDER BY id")
+    .all(k.profileId, k.wallet)
     .map((r) => ({
       snapshotId: r.id,
       takenAt: r.taken_at,
@@ -244,9 +257,10 @@ export function history(db: Database, profileId: string): HistoryPoint[] {
     }));
 }
 
-/** Snapshot `snapshotId`, which must be one of the profile's. */
-export function requireSnapshot(db: Database, profileId: string, snapshotId: number): Snapshot {
+/** Snapshot `snapshotId`, which must be one of the wallet's. */
+export function requireSnapshot(db: Database, scope: WalletScope, snapshotId: number): Snapshot {
+  const k = walletKey(db, scope);
   const snap = getSnapshot(db, snapshotId);
-  if (snap === null || snap.profileId !== profileId) throw invalid(`There is no snapshot ${snapshotId} of this profile.`);
+  if (snap === null || snap.profileId !== k.profileId || snap.wallet !== k.wallet) throw invalid(`There is no snapshot ${snapshotId} of this wallet.`);
   return snap;
 }

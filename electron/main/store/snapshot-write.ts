@@ -7,60 +7,63 @@
 // the watched-set and address-info updates of the refresh, and the totals. A process killed during
 // the write leaves the previous snapshot as the latest one and no row of the new one (WAL: an
 // uncommitted transaction is rolled back when the file is next opened).
+import { redactGeneric } from '../../../shared/redact';
 import type { Database } from './db';
 import { getSnapshot, lastAttempt, latestSnapshot } from './snapshot-read';
-import { checkNewSnapshot, checkWalletState, HEX64, invalid, requireProfile } from './watch-checks';
+import { checkNewSnapshot, checkWalletState, HEX64, invalid, requireProfile, walletKey } from './watch-checks';
 import { upsertInfos } from './watched-set';
-import { REFRESH_STEPS, type AddressSource, type FailureRecord, type FetchState, type NewSnapshot, type ReceivedRecord, type Tip } from './watch-types';
+import { pendingJson } from './watch-rows';
+import { REFRESH_STEPS, type AddressSource, type FailureRecord, type FetchState, type NewSnapshot, type ReceivedRecord, type Tip, type WalletScope } from './watch-types';
 
 /**
  * Writes a good snapshot ('ok', or 'partial' when some lookup failed) in ONE transaction and returns
  * its id. 'carried' and 'failed' addresses keep their UTXOs of `previousId`, copied with one
  * INSERT … SELECT. Node addresses of `received` join the watched set; `infos` are stored.
  */
-export function writeSnapshot(db: Database, profileId: string, s: NewSnapshot): number {
+export function writeSnapshot(db: Database, scope: WalletScope, s: NewSnapshot): number {
   checkNewSnapshot(s);
   return db.transaction(() => {
-    requireProfile(db, profileId);
+    const k = walletKey(db, scope);
+    requireProfile(db, k.profileId);
     if (s.previousId !== null) {
       const prev = getSnapshot(db, s.previousId);
-      if (prev === null || prev.profileId !== profileId || prev.status === 'failed') {
-        throw invalid(`Snapshot ${s.previousId} is not a good snapshot of this profile; nothing can be carried forward from it.`);
+      if (prev === null || prev.profileId !== k.profileId || prev.wallet !== k.wallet || prev.status === 'failed') {
+        throw invalid(`Snapshot ${s.previousId} is not a good snapshot of this wallet; nothing can be carried forward from it.`);
       }
     }
     // The watched set: node addresses join (or are upgraded from 'user').
     const addAddress = db.prepare(
-      `INSERT INTO addresses (profile_id, address, source, hidden, added_at) VALUES (?, ?, ?, 0, ?)
-       ON CONFLICT (profile_id, address) DO UPDATE SET source = 'node' WHERE excluded.source = 'node' AND source <> 'node'`,
+      `INSERT INTO addresses (profile_id, node_wallet, address, source, hidden, added_at) VALUES (?, ?, ?, ?, 0, ?)
+       ON CONFLICT (profile_id, node_wallet, address) DO UPDATE SET source = 'node' WHERE excluded.source = 'node' AND source <> 'node'`,
     );
     const known = new Map(
       db
-        .prepare<[string], { address: string; source: AddressSource }>('SELECT address, source FROM addresses WHERE profile_id = ?')
-        .all(profileId)
+        .prepare<[string, string], { address: string; source: AddressSource }>('SELECT address, source FROM addresses WHERE profile_id = ? AND node_wallet = ?')
+        .all(k.profileId, k.wallet)
         .map((r) => [r.address, r.source]),
     );
     for (const a of s.addresses) {
       const was = known.get(a.address);
-      if (was === undefined || (a.source === 'node' && was !== 'node')) addAddress.run(profileId, a.address, a.source, s.takenAt);
+      if (was === undefined || (a.source === 'node' && was !== 'node')) addAddress.run(k.profileId, k.wallet, a.address, a.source, s.takenAt);
     }
-    if (s.infos !== undefined && s.infos.length > 0) upsertInfos(db, profileId, s.infos, s.takenAt);
+    if (s.infos !== undefined && s.infos.length > 0) upsertInfos(db, k, s.infos, s.takenAt);
 
     const partial = s.addresses.some((a) => a.state === 'failed');
     const id = Number(
       db
         .prepare(
-          `INSERT INTO snapshots (profile_id, taken_at, node_height, node_hash, index_height, index_hash, status, wallet_state)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO snapshots (profile_id, node_wallet, taken_at, node_height, node_hash, index_height, index_hash, status, wallet_state)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(profileId, s.takenAt, s.node.height, s.node.hash, s.index.height, s.index.hash, partial ? 'partial' : 'ok', s.walletState ?? null).lastInsertRowid,
+        .run(k.profileId, k.wallet, s.takenAt, s.node.height, s.node.hash, s.index.height, s.index.hash, partial ? 'partial' : 'ok', s.walletState ?? null).lastInsertRowid,
     );
 
     const insReceived = db.prepare(
-      `INSERT INTO snapshot_received (snapshot_id, address, amount_sats, confirmations, txids, node_label, node_unspent_hash, node_unspent_sats, node_unspent_count)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO snapshot_received (snapshot_id, address, amount_sats, confirmations, txids, node_label, node_unspent_hash, node_unspent_sats, node_unspent_count, node_pending)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const r of s.received) {
-      insReceived.run(id, r.address, r.amountSats, r.confirmations, JSON.stringify(r.txids), r.nodeLabel, r.nodeUnspent?.hash ?? null, r.nodeUnspent?.sats ?? null, r.nodeUnspent?.count ?? null);
+      insReceived.run(id, r.address, r.amountSats, r.confirmations, JSON.stringify(r.txids), r.nodeLabel, r.nodeUnspent?.hash ?? null, r.nodeUnspent?.sats ?? null, r.nodeUnspent?.count ?? null, pendingJson(r.nodeUnspent?.pending));
     }
 
     const insFetched = db.prepare(
@@ -110,7 +113,7 @@ export function writeSnapshot(db: Database, profileId: string, s: NewSnapshot): 
 
 /**
  * Records a refresh that found nothing changed, without a new snapshot (ONE transaction): the latest
- * good snapshot `id` — which must also be the profile's last attempt, so that no failure recorded
+ * good snapshot `id` — which must also be the wallet's last attempt, so that no failure recorded
  * after it would be hidden — takes the check's time, tips and wallet state, and the node's entries whose
  * confirmations, label or txid order moved are updated in place. Its UTXO rows are not touched.
  * So the history gets no identical snapshot, the latest one's `takenAt` is the last successful
@@ -122,7 +125,7 @@ export function writeSnapshot(db: Database, profileId: string, s: NewSnapshot): 
  */
 export function touchSnapshot(
   db: Database,
-  profileId: string,
+  scope: WalletScope,
   id: number,
   c: { takenAt: string; node: Tip; index: Tip; received: readonly ReceivedRecord[]; walletState?: string | null; refetched?: readonly string[] },
 ): void {
@@ -132,9 +135,10 @@ export function touchSnapshot(
   }
   if (Number.isNaN(Date.parse(c.takenAt))) throw invalid(`"${c.takenAt}" is not a time.`);
   db.transaction(() => {
-    const latest = latestSnapshot(db, profileId);
-    const last = lastAttempt(db, profileId);
-    if (latest === null || latest.id !== id || last?.id !== id) throw invalid(`Snapshot ${id} is not the last refresh of this profile; it cannot be updated in place.`);
+    const k = walletKey(db, scope);
+    const latest = latestSnapshot(db, k);
+    const last = lastAttempt(db, k);
+    if (latest === null || latest.id !== id || last?.id !== id) throw invalid(`Snapshot ${id} is not the last refresh of this wallet; it cannot be updated in place.`);
     db.prepare('UPDATE snapshots SET taken_at = ?, node_height = ?, node_hash = ?, index_height = ?, index_hash = ?, wallet_state = ? WHERE id = ?').run(
       c.takenAt,
       c.node.height,
@@ -166,18 +170,22 @@ export function touchSnapshot(
   })();
 }
 
-/** Records a refresh that failed at `step` (the latest good snapshot stays as it is). Returns the row id. */
-export function recordFailure(db: Database, profileId: string, f: FailureRecord): number {
+/**
+ * Records a refresh that failed at `step` (the latest good snapshot stays as it is). Returns the row id.
+ * The message is redacted (the generic rules of shared/redact.ts) before it is cut to 1,000 characters.
+ */
+export function recordFailure(db: Database, scope: WalletScope, f: FailureRecord): number {
   if (!(REFRESH_STEPS as readonly string[]).includes(f.step)) throw invalid(`Unknown refresh step "${String(f.step)}".`);
   return db.transaction(() => {
-    requireProfile(db, profileId);
+    const k = walletKey(db, scope);
+    requireProfile(db, k.profileId);
     return Number(
       db
         .prepare(
-          `INSERT INTO snapshots (profile_id, taken_at, node_height, node_hash, index_height, index_hash, status, failed_step, error_code, error_message)
-           VALUES (?, ?, ?, ?, ?, ?, 'failed', ?, ?, ?)`,
+          `INSERT INTO snapshots (profile_id, node_wallet, taken_at, node_height, node_hash, index_height, index_hash, status, failed_step, error_code, error_message)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'failed', ?, ?, ?)`,
         )
-        .run(profileId, f.takenAt, f.node?.height ?? null, f.node?.hash ?? null, f.index?.height ?? null, f.index?.hash ?? null, f.step, f.code, f.message.slice(0, 1000))
+        .run(k.profileId, k.wallet, f.takenAt, f.node?.height ?? null, f.node?.hash ?? null, f.index?.height ?? null, f.index?.hash ?? null, f.step, f.code, redactGeneric(f.message).slice(0, 1000))
         .lastInsertRowid,
     );
   })();
@@ -187,15 +195,16 @@ export function recordFailure(db: Database, profileId: string, f: FailureRecord)
  * Deletes old snapshots: keeps the `keep` newest good ones and the failures after the oldest kept
  * one. Returns the number of snapshot rows deleted (their rows go with them).
  */
-export function prune(db: Database, profileId: string, keep: number): number {
+export function prune(db: Database, scope: WalletScope, keep: number): number {
   if (!Number.isSafeInteger(keep) || keep < 1) throw invalid('keep must be a whole number ≥ 1.');
   return db.transaction(() => {
+    const k = walletKey(db, scope);
     const oldestKept = db
-      .prepare<[string, number], { id: number }>(
-        "SELECT id FROM snapshots WHERE profile_id = ? AND status IN ('ok', 'partial') ORDER BY id DESC LIMIT 1 OFFSET ?",
+      .prepare<[string, string, number], { id: number }>(
+        "SELECT id FROM snapshots WHERE profile_id = ? AND node_wallet = ? AND status IN ('ok', 'partial') ORDER BY id DESC LIMIT 1 OFFSET ?",
       )
-      .get(profileId, keep - 1);
+      .get(k.profileId, k.wallet, keep - 1);
     if (oldestKept === undefined) return 0;
-    return db.prepare('DELETE FROM snapshots WHERE profile_id = ? AND id < ?').run(profileId, oldestKept.id).changes;
+    return db.prepare('DELETE FROM snapshots WHERE profile_id = ? AND node_wallet = ? AND id < ?').run(k.profileId, k.wallet, oldestKept.id).changes;
   })();
 }

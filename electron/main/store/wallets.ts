@@ -72,6 +72,27 @@ export class WalletRepository {
     return this.get(profileId, nodeWallet)!;
   }
 
+  /**
+   * Every wallet the profile has data of (#26): the ones imported or attached here, and the ones it
+   * took snapshots of or keeps drafts of, with the latest good snapshot of each (null before the first). The empty name
+   * (a profile that named no wallet yet) is not a wallet to switch to and is left out.
+   */
+  known(profileId: string): Array<{ nodeWallet: string; snapshotAt: string | null; balanceSats: bigint | null }> {
+    const rows = this.#db
+      .prepare<{ p: string }, { node_wallet: string; taken_at: string | null; balance_sats: number | bigint | null }>(
+        `WITH names AS (SELECT node_wallet FROM wallets WHERE profile_id = @p
+                        UNION SELECT node_wallet FROM snapshots WHERE profile_id = @p
+                        UNION SELECT node_wallet FROM drafts WHERE profile_id = @p),
+              latest AS (SELECT node_wallet, MAX(id) AS id FROM snapshots WHERE profile_id = @p AND status IN ('ok', 'partial') GROUP BY node_wallet)
+         SELECT n.node_wallet, s.taken_at, s.balance_sats
+           FROM names n LEFT JOIN latest l ON l.node_wallet = n.node_wallet LEFT JOIN snapshots s ON s.id = l.id
+          WHERE n.node_wallet <> ''
+          ORDER BY n.node_wallet`,
+      )
+      .all({ p: profileId });
+    return rows.map((r) => ({ nodeWallet: r.node_wallet, snapshotAt: r.taken_at, balanceSats: r.balance_sats === null ? null : BigInt(r.balance_sats) }));
+  }
+
   /** Raises the next receive index to at least `next` (never lowers it: an address handed out stays handed out). */
   bumpReceive(profileId: string, nodeWallet: string, next: number): void {
     this.#db.prepare('UPDATE wallets SET receive_next = max(receive_next, ?) WHERE profile_id = ? AND node_wallet = ?').run(next, profileId, nodeWallet);

@@ -3,7 +3,7 @@
 // snapshots — and the profile's existence.
 import { AppError } from '../../../shared/errors';
 import type { Database } from './db';
-import { LABEL_TYPES, type LabelInput, type LabelType, type NewSnapshot, type SnapshotAddress, type UtxoRecord } from './watch-types';
+import { LABEL_TYPES, type LabelInput, type LabelType, type NewSnapshot, type SnapshotAddress, type UtxoRecord, type WalletKey, type WalletScope } from './watch-types';
 
 export const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -78,4 +78,14 @@ export function requireProfile(db: Database, profileId: string): void {
   if (db.prepare<[string], { x: number }>('SELECT 1 AS x FROM profiles WHERE id = ?').get(profileId) === undefined) {
     throw new AppError('profile.not_found', 'This profile no longer exists. It may have been deleted in another window.', { id: profileId });
   }
+}
+
+/**
+ * The wallet `scope` names: a WalletKey as it is, a profile id as the wallet that profile names now
+ * (an unknown profile gives the empty name; writers check the profile with requireProfile).
+ */
+export function walletKey(db: Database, scope: WalletScope): WalletKey {
+  if (typeof scope !== 'string') return scope;
+  const r = db.prepare<[string], { wallet: string }>('SELECT trim(wallet) AS wallet FROM profiles WHERE id = ?').get(scope);
+  return { profileId: scope, wallet: r?.wallet ?? '' };
 }

@@ -42,9 +42,27 @@ export interface Tip {
   hash: string;
 }
 
+/**
+ * The unit of data (#26): one node wallet (by its name on the node; '' while a profile names none)
+ * under one profile (a node connection). Watched addresses, address info, labels and snapshots belong
+ * to a wallet.
+ */
+export interface WalletKey {
+  profileId: string;
+  wallet: string;
+}
+
+/**
+ * A wallet, or a profile id standing for the wallet the profile names now (its `wallet` field, trimmed).
+ * Code that must not follow a switch made while it runs (a refresh, the monitor) passes a WalletKey.
+ */
+export type WalletScope = string | WalletKey;
+
 export interface Snapshot {
   id: number;
   profileId: string;
+  /** The node wallet it was taken of. */
+  wallet: string;
   takenAt: string;
   /** Node tip when the snapshot was taken (null on a failed row when it was not known). */
   node: Tip | null;
@@ -66,12 +84,30 @@ export interface Snapshot {
   walletState: string | null;
 }
 
-/** The node's confirmed unspent outputs of one address (from listunspent), summarized. */
+/**
+ * One unconfirmed coin of the node wallet (listunspent minconf 0, `confirmations` 0). `safe` is
+ * listunspent's own: our own unconfirmed change (Core's "trusted") when true, a payment from others
+ * (getbalances' untrusted_pending) when false.
+ */
+export interface PendingCoin {
+  txid: string;
+  vout: number;
+  amountSats: bigint;
+  safe: boolean;
+}
+
+/** The node's unspent outputs of one address (from listunspent), summarized. */
 export interface NodeUnspent {
-  /** Digest of the sorted outpoints: equal digests mean the same set. */
+  /** Digest of the sorted confirmed outpoints: equal digests mean the same set. */
   hash: string;
+  /** Sum and count of the confirmed ones. */
   sats: bigint;
   count: number;
+  /**
+   * Its unconfirmed coins (in the node's mempool), sorted by outpoint; null when not known (a row
+   * written before schema 98).
+   */
+  pending: PendingCoin[] | null;
 }
 
 /** One listreceivedbyaddress entry. */
@@ -153,6 +189,14 @@ export interface BalanceRow {
   /** The node's own view of the confirmed UTXOs (reconciliation); null when not asked or user address. */
   nodeUnspentSats: bigint | null;
   nodeUnspentCount: number | null;
+  /**
+   * The node wallet's unconfirmed coins at the address: our own change (safe, Core's trusted) and
+   * payments from others (untrusted_pending). Null when not known: a user address outside the node's
+   * wallet (the index lists confirmed outputs only), the spend check off, or a pre-schema-98 row.
+   */
+  pendingTrustedSats: bigint | null;
+  pendingUntrustedSats: bigint | null;
+  pendingCount: number | null;
   fetchState: FetchState;
   fetchedAt: string | null;
   errorCode: string | null;

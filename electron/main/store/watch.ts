@@ -20,7 +20,7 @@ import { applyIncrement, needRecheck, outpointOwners, sameWatchSet, userAddresse
 import { deleteLabel, getLabel, listLabels, setLabel, setLabels } from './labels';
 import * as read from './snapshot-read';
 import { prune, recordFailure, touchSnapshot, writeSnapshot } from './snapshot-write';
-import { addAddresses, getAddress, getInfo, infoFetchedAt, listAddresses, removeAddresses, setHidden, staleInfo, upsertInfos } from './watched-set';
+import { addAddresses, addressList, getAddress, getInfo, infoFetchedAt, listAddresses, removeAddresses, setHidden, staleInfo, upsertInfos } from './watched-set';
 import {
   DEFAULT_KEEP_SNAPSHOTS,
   type AddressFetch,
@@ -39,11 +39,12 @@ import {
   type SnapshotDiff,
   type Tip,
   type UtxoRow,
+  type WalletScope,
   type WatchedAddress,
 } from './watch-types';
 
 export * from './watch-types';
-export { BALANCE_ROWS_FROM } from './watch-rows';
+export { BALANCE_ROWS_FROM, PENDING_COLUMNS_SQL } from './watch-rows';
 export { decodeRecord, encodeRecord } from './index-records';
 
 export class WatchRepository {
@@ -60,12 +61,17 @@ export class WatchRepository {
 
   // ---------------------------------------------------------------- watched set (watched-set.ts)
 
-  listAddresses(profileId: string, opts: { includeHidden?: boolean; source?: AddressSource } = {}): WatchedAddress[] {
-    return listAddresses(this.#db, profileId, opts);
+  listAddresses(scope: WalletScope, opts: { includeHidden?: boolean; source?: AddressSource } = {}): WatchedAddress[] {
+    return listAddresses(this.#db, scope, opts);
   }
 
-  getAddress(profileId: string, address: string): WatchedAddress | null {
-    return getAddress(this.#db, profileId, address);
+  /** The addresses of one source as strings, in listAddresses' order (hidden ones included). */
+  addressList(scope: WalletScope, source: AddressSource): string[] {
+    return addressList(this.#db, scope, source);
+  }
+
+  getAddress(scope: WalletScope, address: string): WatchedAddress | null {
+    return getAddress(this.#db, scope, address);
   }
 
   /**
@@ -74,13 +80,13 @@ export class WatchRepository {
    * 'node'; a node entry for a user address upgrades it to 'node'). Checking that each address
    * belongs to the node's chain is the caller's job.
    */
-  addAddresses(profileId: string, addresses: readonly string[], source: AddressSource = 'user', at = new Date().toISOString()): { added: string[]; existing: string[] } {
-    return addAddresses(this.#db, profileId, addresses, source, at);
+  addAddresses(scope: WalletScope, addresses: readonly string[], source: AddressSource = 'user', at = new Date().toISOString()): { added: string[]; existing: string[] } {
+    return addAddresses(this.#db, scope, addresses, source, at);
   }
 
   /** Hides or shows addresses (they stay tracked). Returns how many rows changed. */
-  setHidden(profileId: string, addresses: readonly string[], hidden: boolean): number {
-    return setHidden(this.#db, profileId, addresses, hidden);
+  setHidden(scope: WalletScope, addresses: readonly string[], hidden: boolean): number {
+    return setHidden(this.#db, scope, addresses, hidden);
   }
 
   /**
@@ -88,53 +94,53 @@ export class WatchRepository {
    * come back with the next refresh, so asking to remove one throws (nothing removed): hide it instead.
    * Labels and past snapshots are kept. Returns how many were removed.
    */
-  removeAddresses(profileId: string, addresses: readonly string[]): number {
-    return removeAddresses(this.#db, profileId, addresses);
+  removeAddresses(scope: WalletScope, addresses: readonly string[]): number {
+    return removeAddresses(this.#db, scope, addresses);
   }
 
   // ---------------------------------------------------------------- address info (watched-set.ts)
 
   /** Stores getaddressinfo replies (the address must be watched). */
-  upsertInfos(profileId: string, infos: ReadonlyArray<InfoRecord>, at = new Date().toISOString()): void {
-    upsertInfos(this.#db, profileId, infos, at);
+  upsertInfos(scope: WalletScope, infos: ReadonlyArray<InfoRecord>, at = new Date().toISOString()): void {
+    upsertInfos(this.#db, scope, infos, at);
   }
 
-  getInfo(profileId: string, address: string): { info: unknown; fetchedAt: string } | null {
-    return getInfo(this.#db, profileId, address);
+  getInfo(scope: WalletScope, address: string): { info: unknown; fetchedAt: string } | null {
+    return getInfo(this.#db, scope, address);
   }
 
   /** address → when its info was fetched. */
-  infoFetchedAt(profileId: string): Map<string, string> {
-    return infoFetchedAt(this.#db, profileId);
+  infoFetchedAt(scope: WalletScope): Map<string, string> {
+    return infoFetchedAt(this.#db, scope);
   }
 
   /** The addresses among `addresses` with no info, or info fetched more than `maxAgeMs` before `nowMs`. */
-  staleInfo(profileId: string, addresses: readonly string[], maxAgeMs: number, nowMs = Date.now()): string[] {
-    return staleInfo(this.#db, profileId, addresses, maxAgeMs, nowMs);
+  staleInfo(scope: WalletScope, addresses: readonly string[], maxAgeMs: number, nowMs = Date.now()): string[] {
+    return staleInfo(this.#db, scope, addresses, maxAgeMs, nowMs);
   }
 
   // ---------------------------------------------------------------- labels (labels.ts)
 
   /** Creates or replaces the label of (type, ref). An empty label with no spendable/origin deletes it (returns null). */
-  setLabel(profileId: string, input: LabelInput, at = new Date().toISOString()): Label | null {
-    return setLabel(this.#db, profileId, input, at);
+  setLabel(scope: WalletScope, input: LabelInput, at = new Date().toISOString()): Label | null {
+    return setLabel(this.#db, scope, input, at);
   }
 
   /** Sets many labels in one transaction (all or none: an invalid entry throws before anything changes). */
-  setLabels(profileId: string, inputs: readonly LabelInput[], at = new Date().toISOString()): number {
-    return setLabels(this.#db, profileId, inputs, at);
+  setLabels(scope: WalletScope, inputs: readonly LabelInput[], at = new Date().toISOString()): number {
+    return setLabels(this.#db, scope, inputs, at);
   }
 
-  getLabel(profileId: string, type: LabelType, ref: string): Label | null {
-    return getLabel(this.#db, profileId, type, ref);
+  getLabel(scope: WalletScope, type: LabelType, ref: string): Label | null {
+    return getLabel(this.#db, scope, type, ref);
   }
 
-  listLabels(profileId: string, type?: LabelType): Label[] {
-    return listLabels(this.#db, profileId, type);
+  listLabels(scope: WalletScope, type?: LabelType): Label[] {
+    return listLabels(this.#db, scope, type);
   }
 
-  deleteLabel(profileId: string, type: LabelType, ref: string): boolean {
-    return deleteLabel(this.#db, profileId, type, ref);
+  deleteLabel(scope: WalletScope, type: LabelType, ref: string): boolean {
+    return deleteLabel(this.#db, scope, type, ref);
   }
 
   // ---------------------------------------------------------------- snapshots: write (snapshot-write.ts)
@@ -144,8 +150,8 @@ export class WatchRepository {
    * its id. 'carried' and 'failed' addresses keep their UTXOs of `previousId`, copied with one
    * INSERT … SELECT. Node addresses of `received` join the watched set; `infos` are stored.
    */
-  writeSnapshot(profileId: string, s: NewSnapshot): number {
-    return writeSnapshot(this.#db, profileId, s);
+  writeSnapshot(scope: WalletScope, s: NewSnapshot): number {
+    return writeSnapshot(this.#db, scope, s);
   }
 
   /**
@@ -161,16 +167,16 @@ export class WatchRepository {
    * them: their fetch time and index height become the check's (state 'fetched').
    */
   touchSnapshot(
-    profileId: string,
+    scope: WalletScope,
     id: number,
     c: { takenAt: string; node: Tip; index: Tip; received: readonly ReceivedRecord[]; walletState?: string | null; refetched?: readonly string[] },
   ): void {
-    touchSnapshot(this.#db, profileId, id, c);
+    touchSnapshot(this.#db, scope, id, c);
   }
 
   /** Brings the latest snapshot up to date in place (incremental refresh; store/incremental.ts). */
-  applyIncrement(profileId: string, w: IncrementalWrite): void {
-    applyIncrement(this.#db, profileId, w);
+  applyIncrement(scope: WalletScope, w: IncrementalWrite): void {
+    applyIncrement(this.#db, scope, w);
   }
 
   /** Node addresses of snapshot `id` to look up again although the node shows nothing new (store/incremental.ts). */
@@ -179,8 +185,8 @@ export class WatchRepository {
   }
 
   /** Whether the profile's watched set is exactly snapshot `id`'s (addresses and sources). */
-  sameWatchSet(profileId: string, id: number): boolean {
-    return sameWatchSet(this.#db, profileId, id);
+  sameWatchSet(scope: WalletScope, id: number): boolean {
+    return sameWatchSet(this.#db, scope, id);
   }
 
   /** The user-added addresses of snapshot `id`. */
@@ -199,16 +205,16 @@ export class WatchRepository {
   }
 
   /** Records a refresh that failed at `step` (the latest good snapshot stays as it is). Returns the row id. */
-  recordFailure(profileId: string, f: FailureRecord): number {
-    return recordFailure(this.#db, profileId, f);
+  recordFailure(scope: WalletScope, f: FailureRecord): number {
+    return recordFailure(this.#db, scope, f);
   }
 
   /**
    * Deletes old snapshots: keeps the `keep` newest good ones and the failures after the oldest kept
    * one. Returns the number of snapshot rows deleted (their rows go with them).
    */
-  prune(profileId: string, keep = DEFAULT_KEEP_SNAPSHOTS): number {
-    return prune(this.#db, profileId, keep);
+  prune(scope: WalletScope, keep = DEFAULT_KEEP_SNAPSHOTS): number {
+    return prune(this.#db, scope, keep);
   }
 
   // ---------------------------------------------------------------- snapshots: read (snapshot-read.ts)
@@ -218,23 +224,23 @@ export class WatchRepository {
   }
 
   /** The latest good ('ok' or 'partial') snapshot of the profile: what the screens show. */
-  latestSnapshot(profileId: string): Snapshot | null {
-    return read.latestSnapshot(this.#db, profileId);
+  latestSnapshot(scope: WalletScope): Snapshot | null {
+    return read.latestSnapshot(this.#db, scope);
   }
 
   /** The good snapshot before `id` (or before the latest one when `id` is omitted). */
-  previousSnapshot(profileId: string, id?: number): Snapshot | null {
-    return read.previousSnapshot(this.#db, profileId, id);
+  previousSnapshot(scope: WalletScope, id?: number): Snapshot | null {
+    return read.previousSnapshot(this.#db, scope, id);
   }
 
   /** The most recent refresh of any outcome (a failure after the latest good snapshot shows here). */
-  lastAttempt(profileId: string): Snapshot | null {
-    return read.lastAttempt(this.#db, profileId);
+  lastAttempt(scope: WalletScope): Snapshot | null {
+    return read.lastAttempt(this.#db, scope);
   }
 
   /** Every snapshot row of the profile, newest first (failed ones included). */
-  listSnapshots(profileId: string): Snapshot[] {
-    return read.listSnapshots(this.#db, profileId);
+  listSnapshots(scope: WalletScope): Snapshot[] {
+    return read.listSnapshots(this.#db, scope);
   }
 
   /** The node's listreceivedbyaddress entries of a snapshot, by address. */
@@ -248,8 +254,8 @@ export class WatchRepository {
   }
 
   /** The balances table of a snapshot: one row per watched address of the snapshot, by address. */
-  balances(profileId: string, snapshotId: number): BalanceRow[] {
-    return read.balances(this.#db, profileId, snapshotId);
+  balances(scope: WalletScope, snapshotId: number): BalanceRow[] {
+    return read.balances(this.#db, scope, snapshotId);
   }
 
   /** Per address of snapshot `snapshotId` with UTXOs: their sum and count (addresses without any are absent). */
@@ -258,8 +264,8 @@ export class WatchRepository {
   }
 
   /** The UTXOs of a snapshot (default: the latest good one), of one address or of all, oldest first. */
-  utxos(profileId: string, address: string | null, snapshotId?: number): UtxoRow[] {
-    return read.utxos(this.#db, profileId, address, snapshotId);
+  utxos(scope: WalletScope, address: string | null, snapshotId?: number): UtxoRow[] {
+    return read.utxos(this.#db, scope, address, snapshotId);
   }
 
   /** What changed from `fromId` (null: nothing before) to `toId`. */
@@ -273,8 +279,8 @@ export class WatchRepository {
   }
 
   /** The totals of every good snapshot of the profile, oldest first (the balance-over-time chart). */
-  history(profileId: string): HistoryPoint[] {
-    return read.history(this.#db, profileId);
+  history(scope: WalletScope): HistoryPoint[] {
+    return read.history(this.#db, scope);
   }
 
   // ---------------------------------------------------------------- index transaction cache (index-records.ts)

@@ -1,16 +1,23 @@
 // Watching a wallet the node already has (#17, "or it attaches to an existing wallet"): the node's
-// wallets are listed (loaded: listwallets; on disk: listwalletdir), one is loaded when it is only on
-// disk, and it is refused unless it is a descriptor wallet without private keys (Spyglass never holds
-// keys). Its active descriptors (listdescriptors) become the stored WalletDescription — parsed by the
+// wallets are listed (loaded: listwallets; on disk: listwalletdir) with their kind, one is loaded when
+// it is only on disk, and it is refused unless it is a descriptor wallet without private keys — or one
+// with private keys the person explicitly acknowledged (#26: remembered per profile and wallet in the
+// profile's settings, and marked wherever the wallet shows). A legacy wallet is always refused. Its active descriptors (listdescriptors) become the stored WalletDescription — parsed by the
 // same importer as a pasted descriptor — and the active profile watches it from then on.
 // Also here: the node-version gate every wallet creation and attach passes first.
 import { AppError, isAppError } from '../../../shared/errors';
 import type { NodeWalletView, NodeWalletsView, WalletAttachResult } from '../../../shared/ipc/wallet';
 import { importWallet, type WalletDescription } from '../../../shared/wallet/index';
 import type { Network } from '../../../shared/bitcoin/networks';
-import type { NodeRpc } from '../connection';
+import { walletKindOf, type NodeRpc } from '../connection';
 import type { ActiveConnection } from '../services';
 import type { WalletServiceDeps } from './service';
+
+/** The wallets holding private keys a profile acknowledged it watches anyway (kept in the profile's settings). */
+export interface KeyWalletAcknowledgements {
+  acknowledged(profileId: string): readonly string[];
+  acknowledge(profileId: string, walletName: string): void;
+}
 
 /** Bitcoin Core 21.0: the first with descriptor wallets (createwallet `descriptors`, importdescriptors, listdescriptors). */
 export const DESCRIPTOR_WALLETS_VERSION = 210000;
@@ -36,8 +43,11 @@ export async function requireDescriptorWallets(rpc: NodeRpc): Promise<void> {
   }
 }
 
-/** The profile's wallet field becomes `walletName` (the next connection uses it). */
-export function setProfileWallet(deps: WalletServiceDeps, profileId: string, walletName: string): void {
+/**
+ * The profile's wallet field becomes `walletName` (the next connection uses it): the normal profile
+ * update, so what the store keeps under the profile's former wallet name follows it.
+ */
+export function setProfileWallet(deps: Pick<WalletServiceDeps, 'profiles'>, profileId: string, walletName: string): void {
   const p = deps.profiles.require(profileId);
   deps.profiles.update(profileId, { name: p.name, nodeUrl: p.nodeUrl, auth: p.auth, rpcUser: p.rpcUser, cookiePath: p.cookiePath, wallet: walletName, indexUrl: p.indexUrl });
 }
@@ -64,17 +74,15 @@ export async function listNodeWallets(deps: WalletServiceDeps, conn: ActiveConne
   const warnings = new Map(onDisk.map((w) => [w.name, w.warnings ?? []]));
   // What a loaded wallet is, to mark the ones attach would refuse (an unloaded one is checked when attached).
   const kinds = new Map(
-    await Promise.all(
-      loaded.map(async (name) => {
-        const info = await conn.rpc.call<{ descriptors?: boolean; private_keys_enabled: boolean }>('getwalletinfo', [], { wallet: name }).catch(() => null);
-        const kind: NodeWalletView['kind'] = !info ? null : info.descriptors !== true ? 'legacy' : info.private_keys_enabled ? 'private-keys' : 'watch-only';
-        return [name, kind] as const;
-      }),
-    ),
+    await Promise.all(loaded.map(async (name) => [name, (await walletKindOf(conn.rpc, name).catch(() => null)) as NodeWalletView['kind']] as const)),
   );
-  const wallets = [...names]
-    .sort((a, b) => a.localeCompare(b))
-    .map((name) => ({ name, loaded: loaded.includes(name), kind: kinds.get(name) ?? null, known: known.has(name), active: conn.report.node.wallet === name, warnings: warnings.get(name) ?? [] }));
+  const acknowledged = deps.keyWallets?.acknowledged(conn.profile.id) ?? [];
+  const wallets = [...names].sort((a, b) => a.localeCompare(b)).map((name) => {
+    const kind = kinds.get(name) ?? null;
+    // "Watched now" only for what the connection really watches (never a wallet attach refuses).
+    const active = conn.report.node.wallet === name && (kind === 'watch-only' || (kind === 'private-keys' && acknowledged.includes(name)));
+    return { name, loaded: loaded.includes(name), kind, known: known.has(name), active, keysAcknowledged: kind === 'private-keys' && acknowledged.includes(name), warnings: warnings.get(name) ?? [] };
+  });
   return { wallets, walletDirListed };
 }
 
@@ -113,7 +121,7 @@ export function activeDescriptors(walletName: string, listed: ListedDescriptor[]
  * is refused), checks it is a watch-only descriptor wallet, stores its active descriptors, and the
  * active profile watches it.
  */
-export async function attachWallet(deps: WalletServiceDeps, conn: ActiveConnection, net: Network, walletName: string): Promise<WalletAttachResult> {
+export async function attachWallet(deps: WalletServiceDeps, conn: ActiveConnection, net: Network, walletName: string, opts: { acknowledgeKeys?: boolean } = {}): Promise<WalletAttachResult> {
   const name = walletName.trim();
   if (name === '') throw new AppError('input.invalid', 'Choose the wallet to attach.', { field: 'walletName' });
   await requireDescriptorWallets(conn.rpc);
@@ -136,19 +144,24 @@ export async function attachWallet(deps: WalletServiceDeps, conn: ActiveConnecti
     }
   }
   try {
-    const info = await call<{ descriptors?: boolean; private_keys_enabled: boolean }>('getwalletinfo', [], name);
-    if (info.descriptors !== true) {
+    const kind = await walletKindOf(conn.rpc, name);
+    if (kind === 'legacy') {
       throw new AppError(
         'input.invalid',
         `"${name}" is a legacy wallet (not a descriptor wallet): Spyglass watches descriptor wallets only. Migrate it with \`bitcoin-cli -rpcwallet=${name} migratewallet\` (Core 26 or newer), or import its public keys as a new watch-only wallet.`,
         { walletName: name, reason: 'legacy' },
       );
     }
-    if (info.private_keys_enabled) {
+    const pid = conn.profile.id;
+    const holdsKeys = kind === 'private-keys';
+    const keysAcknowledged = holdsKeys && (opts.acknowledgeKeys === true || (deps.keyWallets?.acknowledged(pid) ?? []).includes(name));
+    if (holdsKeys && (!keysAcknowledged || !deps.keyWallets)) {
       throw new AppError(
         'input.invalid',
-        `"${name}" holds private keys: Spyglass never holds keys, so it attaches only to watch-only wallets (created with private keys disabled). Import this wallet's public descriptors (\`bitcoin-cli -rpcwallet=${name} listdescriptors\`) as a new watch-only wallet instead.`,
-        { walletName: name, reason: 'private-keys' },
+        `"${name}" holds private keys: Spyglass never holds keys, so it attaches only to watch-only wallets (created with private keys disabled). Import this wallet's public descriptors (\`bitcoin-cli -rpcwallet=${name} listdescriptors\`) as a new watch-only wallet instead${
+          deps.keyWallets ? `, or watch it anyway by acknowledging that it holds private keys on the node (Watch a wallet → Use a wallet already on the node → "${name}" → Watch it anyway; wallet:attach with acknowledgeKeys)` : ''
+        }.`,
+        { walletName: name, reason: 'private-keys', canAcknowledge: deps.keyWallets !== undefined },
       );
     }
     const listed = await call<{ descriptors: ListedDescriptor[] }>('listdescriptors', [], name);
@@ -161,11 +174,14 @@ export async function attachWallet(deps: WalletServiceDeps, conn: ActiveConnecti
     }
     const warnings = [...w.warnings];
     if (others.length) warnings.push(`The wallet has ${others.length} other active receive descriptor${others.length > 1 ? 's' : ''} (${others.map(shapeOf).join(', ')}…): Spyglass hands out the addresses of ${shapeOf(external)}…).`);
-    const pid = conn.profile.id;
+    if (keysAcknowledged) {
+      deps.keyWallets!.acknowledge(pid, name);
+      warnings.push(`"${name}" holds private keys on the node (acknowledged): Spyglass never uses them, but anyone with access to this node can spend its coins.`);
+    }
     deps.wallets.save(pid, name, w);
     await watchFromNow(deps, pid, name);
-    deps.log.info(`wallet attached: ${name} (${w.scriptType}, ${internal ? 2 : 1} descriptors${loadedHere ? ', loaded' : ''})`);
-    return { walletName: name, profileId: pid, loaded: loadedHere, external: w.external, internal: w.internal, scriptType: w.scriptType, threshold: w.threshold, keys: w.keys.length, warnings };
+    deps.log.info(`wallet attached: ${name} (${w.scriptType}, ${internal ? 2 : 1} descriptors${loadedHere ? ', loaded' : ''}${keysAcknowledged ? ', holds private keys: acknowledged' : ''})`);
+    return { walletName: name, profileId: pid, loaded: loadedHere, holdsKeys: keysAcknowledged, external: w.external, internal: w.internal, scriptType: w.scriptType, threshold: w.threshold, keys: w.keys.length, warnings };
   } catch (e) {
     // A refused wallet is left as it was found: unloaded again when it was loaded for this.
     if (loadedHere && !(deps.services.activeConnection()?.report.node.wallet === name)) await call('unloadwallet', [name]).catch(() => undefined);

@@ -12,7 +12,7 @@ import type { ProfileRepository } from '../store/profiles';
 import type { StoredWallet, WalletRepository } from '../store/wallets';
 
 export interface WalletExportDeps {
-  services: Pick<Services, 'connectionState' | 'activeConnection'>;
+  services: Pick<Services, 'activeConnection' | 'currentProfileId'>;
   wallets: WalletRepository;
   profiles: ProfileRepository;
 }
@@ -31,8 +31,7 @@ export class WalletExportService {
    * profile's wallet; a profile that names none and has imported exactly one uses that one.
    */
   stored(): StoredWallet {
-    const state = this.deps.services.connectionState();
-    const pid = state.state === 'none' ? this.deps.profiles.getActiveId() : state.profileId;
+    const pid = this.deps.services.currentProfileId();
     const profile = pid ? this.deps.profiles.get(pid) : null;
     if (!profile) throw new AppError('credentials.missing', 'There is no active profile: connect to a node and import a wallet first.');
     const conn = this.deps.services.activeConnection();

@@ -2,27 +2,43 @@
 // a multisig file) becomes a blank watch-only descriptor wallet on the node — checksums checked here
 // and by the node, `createwallet` with private keys disabled, `importdescriptors` with the rescan the
 // person chose, its progress from `getwalletinfo.scanning`, `abortrescan` to stop it — and is kept in
-// SQLite so that receive addresses work offline. Receive: the node's next address (or the next one
-// derived here, offline). History: the node wallet's transactions with a running balance.
+// SQLite so that receive addresses work offline. Receive (receive.ts): the current unused address until
+// it is paid, Next address, labels typed there. History: the node wallet's transactions with a running balance.
 // Attaching to a wallet the node already has: attach.ts; rescans a node stop interrupted: rescan.ts.
 import { AppError, isAppError } from '../../../shared/errors';
 import { NETWORKS, type Network } from '../../../shared/bitcoin/networks';
-import type { NodeWalletsView, ReceiveAddressView, WalletAttachResult, WalletHistoryView, WalletImportResult, WalletPreview, WalletRescanResult, WalletRescanStatus, WalletScanProgress, WalletTxView } from '../../../shared/ipc/wallet';
-import { FORMAT_NAMES, SCRIPT_TYPE_NAMES, WalletAddresses, importWallet, type ImportOptions, type WalletDescription } from '../../../shared/wallet/index';
+import type { NodeWalletsView, ProfileWalletsView, ReceiveAddressView, ReceiveLabelResult, WalletAttachResult, WalletBalancesView, WalletHistoryView, WalletImportResult, WalletPreview, WalletRescanResult, WalletRescanStatus, WalletScanProgress } from '../../../shared/ipc/wallet';
+import type { ConnectionState } from '../../../shared/ipc/contract';
+import { walletNameProblem, type ImportOptions } from '../../../shared/wallet/index';
+import { InlineImportRunner, type ImportRunner } from '../watch/import-runner';
+import type { WalletParseRequest } from './preview';
 import type { Logger } from '../log';
-import type { ActiveConnection, Services } from '../services';
+import { notConnectedError, type ActiveConnection, type Services } from '../services';
 import type { ProfileRepository } from '../store/profiles';
 import type { WalletRepository } from '../store/wallets';
-import { btcNumberToSats } from '../refresh/node-replies';
-import { readWalletBalances } from './balances';
-import { attachWallet, listNodeWallets, requireDescriptorWallets, setProfileWallet, watchFromNow } from './attach';
+import type { WatchRepository } from '../store/watch';
+import { ReceiveService } from './receive';
+import type { WalletHistoryCache } from '../store/history-cache';
+import { walletBalances } from './balances';
+import { keptHistory, walletHistory } from './history';
+import { historyPage } from '../../../shared/wallet/history-page';
+import { attachWallet, listNodeWallets, type KeyWalletAcknowledgements, requireDescriptorWallets, setProfileWallet, watchFromNow } from './attach';
+import { listProfileWallets, switchWallet } from './switch';
 import { interruptedMessage, isRescanFailure, pollScan, recorded, rescanAgain, rescanStatus, RESCAN_TIMEOUT_MS, startHeightFor } from './rescan';
 
 export interface WalletServiceDeps {
   services: Services;
   wallets: WalletRepository;
   profiles: ProfileRepository;
+  /** The last wallet history per profile and node wallet, for offline (store/history-cache.ts). */
+  historyCache: WalletHistoryCache;
   log: Logger;
+  /** Labels and the watched set, for Receive (receive.ts). */
+  watch?: WatchRepository;
+  /** The wallets holding private keys each profile acknowledged (its settings; attach.ts). Absent: none can be acknowledged. */
+  keyWallets?: KeyWalletAcknowledgements;
+  /** Where wallet files are parsed (the import worker in the app); default: inline. */
+  imports?: ImportRunner;
 }
 
 export interface ImportRequest extends ImportOptions {
@@ -36,21 +52,17 @@ export interface ImportRequest extends ImportOptions {
 
 export const DEFAULT_WATCH_AHEAD = 1000;
 export const MAX_WATCH_AHEAD = 10_000;
-/** The receive-index search derives this many addresses, then lets the event loop run. */
-const SEARCH_CHUNK = 1000;
 
-/** getnewaddress's address_type for each wallet type (the active descriptor of that type answers). */
-const CORE_ADDRESS_TYPE: Record<WalletDescription['scriptType'], string> = {
-  p2pkh: 'legacy',
-  'p2sh-p2wpkh': 'p2sh-segwit',
-  p2wpkh: 'bech32',
-  p2tr: 'bech32m',
-  p2sh: 'legacy',
-  'p2sh-p2wsh': 'p2sh-segwit',
-  p2wsh: 'bech32',
-};
-
-const sats = (amount: unknown): bigint => btcNumberToSats(amount, 'an amount of listtransactions');
+/** The import worker's request for the text and import options of `req` (only those: the rest stays here). */
+function parseRequest(req: ImportOptions & { text: string }, net: Network): WalletParseRequest {
+  const opts: ImportOptions = {};
+  if (req.format !== undefined) opts.format = req.format;
+  if (req.name !== undefined) opts.name = req.name;
+  if (req.scriptType !== undefined) opts.scriptType = req.scriptType;
+  if (req.fingerprint !== undefined) opts.fingerprint = req.fingerprint;
+  if (req.path !== undefined) opts.path = req.path;
+  return { ...opts, text: req.text, chain: net.chain };
+}
 
 function networkOf(conn: ActiveConnection): Network {
   const net = NETWORKS[conn.report.node.chain as Network['chain']];
@@ -58,42 +70,31 @@ function networkOf(conn: ActiveConnection): Network {
   return net;
 }
 
+/** How long the whole history read for a first page answers the `all` call that follows it. */
+const HISTORY_REUSE_MS = 10_000;
+
 export class WalletService {
+  #lastHistory: { key: string; at: number; view: WalletHistoryView } | null = null;
   #scanning: { walletName: string; started: number } | null = null;
+  #receiver: ReceiveService | null = null;
 
-  constructor(private readonly deps: WalletServiceDeps) {}
+  readonly #imports: ImportRunner;
 
-  #connected(): ActiveConnection {
-    const conn = this.deps.services.activeConnection();
-    if (!conn) throw new AppError('credentials.missing', 'Connect to the node first: the wallet is created there.');
-    return conn;
+  constructor(private readonly deps: WalletServiceDeps) {
+    this.#imports = deps.imports ?? new InlineImportRunner(null);
   }
 
-  /** Parses locally (no node needed once the network is known): what will be created. */
-  preview(req: ImportOptions & { text: string }, network?: Network): WalletPreview {
+  #connected(): ActiveConnection {
+    // No live connection: the connection's own failure (refused, 401, wallet not loaded…), not a guess.
+    return this.deps.services.requireConnection('reach the node, where the wallet lives');
+  }
+
+  /** Parses locally (no node needed once the network is known), in the import worker: what will be created. */
+  async preview(req: ImportOptions & { text: string }, network?: Network): Promise<WalletPreview> {
     const conn = this.deps.services.activeConnection();
     const net = network ?? (conn ? networkOf(conn) : null);
-    if (!net) throw new AppError('credentials.missing', "Connect to the node first: its chain decides which keys and addresses are valid.");
-    const w = importWallet(req.text, net, req);
-    const derive = WalletAddresses.of(w);
-    const firstAddresses = [0, 1, 2].map((i) => {
-      const d = derive.details('receive', i);
-      return { index: i, address: d.address, path: d.keys[0]?.path ?? null };
-    });
-    return {
-      format: w.format,
-      formatName: FORMAT_NAMES[w.format],
-      name: w.name,
-      scriptType: w.scriptType,
-      scriptTypeName: SCRIPT_TYPE_NAMES[w.scriptType],
-      threshold: w.threshold,
-      keys: w.keys.map((k) => ({ xpub: k.xpub, fingerprint: k.fingerprint, path: k.path, label: k.label ?? null })),
-      external: w.external,
-      internal: w.internal,
-      warnings: w.warnings,
-      birthdayTime: w.birthday?.kind === 'time' ? w.birthday.time : null,
-      firstAddresses,
-    };
+    if (!net) throw notConnectedError(this.deps.services.connectionState(), "check the keys against the node's chain (it decides which keys and addresses are valid)");
+    return this.#imports.run('wallet-preview', parseRequest(req, net));
   }
 
   /**
@@ -103,9 +104,11 @@ export class WalletService {
   async importToNode(req: ImportRequest, onProgress: (p: WalletScanProgress) => void): Promise<WalletImportResult> {
     const conn = this.#connected();
     const net = networkOf(conn);
-    const w = importWallet(req.text, net, req);
+    const w = await this.#imports.run('wallet-parse', parseRequest(req, net));
     const walletName = req.walletName.trim();
     if (walletName === '') throw new AppError('input.invalid', 'Give the wallet a name (it is its name on the node).', { field: 'walletName' });
+    const nameProblem = walletNameProblem(walletName);
+    if (nameProblem) throw new AppError('input.invalid', nameProblem, { field: 'walletName' });
     const watchAhead = req.watchAhead ?? DEFAULT_WATCH_AHEAD;
     if (!Number.isInteger(watchAhead) || watchAhead < 1 || watchAhead > MAX_WATCH_AHEAD) {
       throw new AppError('input.invalid', `Addresses watched ahead: ${watchAhead} is not a whole number from 1 to ${MAX_WATCH_AHEAD.toLocaleString('en-US')}.`, { field: 'watchAhead' });
@@ -188,15 +191,25 @@ export class WalletService {
     };
   }
 
+  /** The active profile's wallets, for the switcher (switch.ts). */
+  list(): ProfileWalletsView {
+    return listProfileWallets(this.deps);
+  }
+
+  /** Every screen shows `walletName` from now on (switch.ts). */
+  switchTo(walletName: string): Promise<ConnectionState> {
+    return switchWallet(this.deps, walletName);
+  }
+
   /** The node's wallets (loaded and on disk), for "Use a wallet already on the node". */
   async nodeWallets(): Promise<NodeWalletsView> {
     return listNodeWallets(this.deps, this.#connected());
   }
 
   /** Watches a watch-only descriptor wallet the node already has (attach.ts). */
-  async attach(walletName: string): Promise<WalletAttachResult> {
+  async attach(walletName: string, opts: { acknowledgeKeys?: boolean } = {}): Promise<WalletAttachResult> {
     const conn = this.#connected();
-    return attachWallet(this.deps, conn, networkOf(conn), walletName);
+    return attachWallet(this.deps, conn, networkOf(conn), walletName, opts);
   }
 
   /** A rescan of the profile's wallet that is recorded and not finished: running, or interrupted by a node stop. */
@@ -225,105 +238,59 @@ export class WalletService {
     return { aborted };
   }
 
-  #stored(conn: ActiveConnection): { walletName: string; description: WalletDescription; receiveNext: number } | null {
-    const walletName = conn.report.node.wallet;
-    if (!walletName) return null;
-    const s = this.deps.wallets.get(conn.profile.id, walletName);
-    return s ? { walletName, description: s.description, receiveNext: s.receiveNext } : null;
+  /** The current unused receive address, the same until it is paid (receive.ts). */
+  receive(): Promise<ReceiveAddressView> {
+    return this.#receive().current();
   }
 
-  /** The next receive address: the node's (getnewaddress with the label), checked against the stored descriptors when known. */
-  async receive(label: string): Promise<ReceiveAddressView> {
+  /** "Next address": a fresh receive address on purpose (receive.ts). */
+  nextAddress(): Promise<ReceiveAddressView> {
+    return this.#receive().next();
+  }
+
+  /** A label typed on Receive, saved to the address at once: on the node and here (receive.ts). */
+  setReceiveLabel(address: string, label: string): Promise<ReceiveLabelResult> {
+    return this.#receive().setLabel(address, label);
+  }
+
+  #receive(): ReceiveService {
+    if (!this.deps.watch) throw new AppError('internal', 'Receive needs the watched-address store (the wallet service was made without it).');
+    this.#receiver ??= new ReceiveService({ ...this.deps, watch: this.deps.watch });
+    return this.#receiver;
+  }
+
+  /**
+   * The wallet's transactions, newest first, with the balance after each; balances split as Core's
+   * getbalances. Offline: the last history the node gave for this profile and wallet (history.ts).
+   */
+  async history(all = true): Promise<WalletHistoryView> {
+    // The whole history read for the first page serves the `all` call that follows it (the screen
+    // asks for the rest right after its first rows): the node is asked once for both.
+    // Offline both calls read the kept history (no node to spare): only a live connection's is reused.
     const conn = this.deps.services.activeConnection();
-    if (!conn) return this.#receiveOffline(label);
-    const stored = this.#stored(conn);
-    // Core hands out the type of its -addresstype (bech32) unless told: the wallet's own type.
-    const address = await conn.rpc.call<string>('getnewaddress', stored ? [label, CORE_ADDRESS_TYPE[stored.description.scriptType]] : [label]);
-    const info = await conn.rpc.call<{ desc?: string; hdkeypath?: string; hdmasterfingerprint?: string }>('getaddressinfo', [address]);
-    const received = await conn.rpc.call<Array<{ address: string; amount: number }>>('listreceivedbyaddress', [], { wallet: true }).catch(() => []);
-    const used = received.some((r) => r.address === address && r.amount > 0);
-    let index = Number(info.hdkeypath?.split('/').pop() ?? NaN);
-    let paths: ReceiveAddressView['paths'] = [{ fingerprint: info.hdmasterfingerprint ?? null, path: info.hdkeypath ?? null }];
-    if (stored) {
-      const derive = WalletAddresses.of(stored.description);
-      if (!Number.isInteger(index) || derive.address('receive', index) !== address) index = await findReceiveIndex(derive, address, stored.receiveNext);
-      paths = derive.details('receive', index).keys.map((k) => ({ fingerprint: k.fingerprint, path: k.path }));
-      this.deps.wallets.bumpReceive(conn.profile.id, stored.walletName, index + 1);
+    const key = conn ? JSON.stringify([conn.profile.id, conn.report.node.wallet]) : null;
+    const kept = this.#lastHistory;
+    let view: WalletHistoryView;
+    if (all && key !== null && kept?.key === key && Date.now() - kept.at < HISTORY_REUSE_MS) {
+      view = kept.view;
+      this.#lastHistory = null;
+    } else {
+      view = await walletHistory(this.deps);
+      this.#lastHistory = all || key === null ? null : { key, at: Date.now(), view };
     }
-    return { address, index: Number.isInteger(index) ? index : -1, paths, descriptor: info.desc ?? '', used, label, source: 'node' };
+    return historyPage(view, all);
   }
 
-  /** Offline: the next address of the stored receive descriptor not handed out here before. */
-  #receiveOffline(label: string): ReceiveAddressView {
-    const pid = this.deps.services.connectionState().state === 'none' ? null : (this.deps.services.connectionState() as { profileId: string }).profileId;
-    const profile = pid ? this.deps.profiles.get(pid) : null;
-    const stored = profile ? this.deps.wallets.get(profile.id, profile.wallet) : null;
-    if (!profile || !stored) throw new AppError('credentials.missing', 'Not connected, and this profile has no imported wallet to derive addresses from: connect to the node.');
-    const derive = WalletAddresses.of(stored.description);
-    const index = stored.receiveNext;
-    const d = derive.details('receive', index);
-    this.deps.wallets.bumpReceive(profile.id, stored.nodeWallet, index + 1);
-    return { address: d.address, index, paths: d.keys.map((k) => ({ fingerprint: k.fingerprint, path: k.path })), descriptor: d.descriptor, used: false, label, source: 'offline' };
+  /**
+   * The wallet's getbalances split for the Balances page; offline, the split of the last history the
+   * node gave for this profile and wallet, with when (`asOf`); null when neither is known.
+   */
+  async balances(): Promise<WalletBalancesView | null> {
+    const live = await walletBalances(this.deps.services);
+    if (live || this.deps.services.activeConnection()) return live;
+    const kept = keptHistory(this.deps);
+    if (!kept) return null;
+    const b = kept.view.balance;
+    return { wallet: kept.view.wallet, availableSats: b.confirmedSats, incomingSats: b.pendingSats, immatureSats: b.immatureSats, asOf: kept.fetchedAt };
   }
-
-  /** The wallet's transactions, newest first, with the balance after each; balances split confirmed / pending. */
-  async history(): Promise<WalletHistoryView> {
-    const conn = this.#connected();
-    const wallet = conn.report.node.wallet;
-    if (!wallet) throw new AppError('rpc.wallet_not_specified', 'The profile has no wallet on the node: import one or choose one in the profile.');
-    type Entry = { txid: string; category: string; amount: number; fee?: number; confirmations: number; blockheight?: number; blocktime?: number; time: number; label?: string };
-    const entries: Entry[] = [];
-    for (let skip = 0; ; skip += 1000) {
-      const page = await conn.rpc.call<Entry[]>('listtransactions', ['*', 1000, skip, true]);
-      entries.push(...page);
-      if (page.length < 1000) break;
-    }
-    const byTx = new Map<string, { amount: bigint; fee: bigint | null; cats: Set<string>; e: Entry; label: string }>();
-    for (const e of entries) {
-      const t = byTx.get(e.txid) ?? { amount: 0n, fee: null, cats: new Set<string>(), e, label: '' };
-      t.amount += sats(e.amount);
-      if (e.fee !== undefined && t.fee === null) t.fee = -sats(e.fee);
-      t.cats.add(e.category);
-      if (!t.label && e.label) t.label = e.label;
-      byTx.set(e.txid, t);
-    }
-    const order = [...byTx.values()].sort((a, b) => (a.e.blockheight ?? Infinity) - (b.e.blockheight ?? Infinity) || a.e.time - b.e.time);
-    let running = 0n;
-    const rows: WalletTxView[] = order.map((t) => {
-      const net = t.amount - (t.fee ?? 0n);
-      running += net;
-      const category = (t.cats.has('send') && t.cats.has('receive') ? 'self' : t.cats.has('send') ? 'send' : [...t.cats][0]) as WalletTxView['category'];
-      return {
-        txid: t.e.txid,
-        time: t.e.blocktime ?? t.e.time,
-        category,
-        amountSats: t.amount.toString(),
-        feeSats: t.fee === null ? null : t.fee.toString(),
-        confirmations: t.e.confirmations,
-        blockHeight: t.e.blockheight ?? null,
-        label: t.label,
-        runningSats: running.toString(),
-      };
-    });
-    const b = await readWalletBalances(conn.rpc);
-    return {
-      wallet,
-      rows: rows.reverse(),
-      balance: { confirmedSats: b.available.toString(), pendingSats: b.incoming.toString(), immatureSats: b.immature.toString() },
-    };
-  }
-}
-
-/**
- * The receive index of `address`, searched around `from` (the next index handed out here) in chunks of
- * SEARCH_CHUNK addresses with the event loop let run between them: a wallet watching 10,000 addresses
- * ahead must not freeze the main process while its addresses are derived.
- */
-export async function findReceiveIndex(derive: WalletAddresses, address: string, from: number, limit = from + MAX_WATCH_AHEAD + 10 * SEARCH_CHUNK): Promise<number> {
-  for (let start = Math.max(0, from - SEARCH_CHUNK); start < limit; start += SEARCH_CHUNK) {
-    const i = derive.addresses('receive', start, SEARCH_CHUNK).indexOf(address);
-    if (i >= 0) return start + i;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  throw new AppError('internal', `The node's new address ${address} is not one of this wallet's receive addresses: the node's wallet is not the imported one.`);
 }

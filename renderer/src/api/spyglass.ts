@@ -82,9 +82,12 @@ export function onWatchChanged(listener: (p: Events['watch:changed']) => void): 
 
 // ——— PSBT review (issue 4): the text goes to main as base64 or hex; files are read in the renderer ———
 export const psbtReview = (psbt: string, encoding: Request<'psbt:review'>['encoding'] = 'auto') => call('psbt:review', { psbt, encoding });
+export const psbtReviewPage = (req: Request<'psbt:review-page'>) => call('psbt:review-page', req);
+export const psbtReviewCoreJson = (req: Request<'psbt:review-core-json'>) => call('psbt:review-core-json', req);
 export const psbtCrosscheck = (psbt: string, encoding: Request<'psbt:crosscheck'>['encoding'] = 'auto') => call('psbt:crosscheck', { psbt, encoding });
 export const psbtConvert = (psbt: string, to: 0 | 2) => call('psbt:convert', { psbt, to });
-export const psbtQr = (psbt: string, fragmentLength = 250) => call('psbt:qr', { psbt, fragmentLength });
+/** UR parts of the PSBT: the first page, or `count` parts from part `from`. */
+export const psbtQr = (psbt: string, fragmentLength = 250, from = 0, count?: number) => call('psbt:qr', { psbt, fragmentLength, from, ...(count === undefined ? {} : { count }) });
 
 // ——— the desktop shell: bitcoin: links the OS hands over, and the application menu ———
 export const takeUri = () => call('uri:take', {});
@@ -113,15 +116,21 @@ export function onNotify(listener: (n: Events['notify']) => void): () => void {
 export const walletPreview = (req: Request<'wallet:preview'>) => call('wallet:preview', req);
 export const walletImport = (req: Request<'wallet:import'>) => call('wallet:import', req);
 export const walletAbortRescan = () => call('wallet:abort-rescan', {});
-export const walletReceive = (label = '') => call('wallet:receive', { label });
+export const walletReceive = () => call('wallet:receive', {});
+export const walletNextAddress = () => call('wallet:next-address', {});
+export const walletReceiveLabel = (address: string, label: string) => call('wallet:receive-label', { address, label });
 export const walletBalances = () => call('wallet:balances', {});
 /** The early call's reply when the app opened on Transactions; if that one failed (sent before the connection was up), asked again. */
-export const walletHistory = () => takeEarly('wallet:history')?.catch(() => call('wallet:history', {})) ?? call('wallet:history', {});
+/** The newest transactions (the early call's, when the app opened on Transactions); `all`: every one. */
+export const walletHistory = (all = false) =>
+  all ? call('wallet:history', { all: true }) : (takeEarly('wallet:history')?.catch(() => call('wallet:history', {})) ?? call('wallet:history', {}));
 export const walletExport = (format: 'descriptors' | 'bsms') => call('wallet:export', { format });
 export const walletNodeWallets = () => call('wallet:node-wallets', {});
-export const walletAttach = (walletName: string) => call('wallet:attach', { walletName });
+export const walletAttach = (walletName: string, acknowledgeKeys = false) => call('wallet:attach', acknowledgeKeys ? { walletName, acknowledgeKeys } : { walletName });
 export const walletRescanStatus = () => call('wallet:rescan-status', {});
 export const walletRescan = () => call('wallet:rescan', {});
+export const walletList = () => call('wallet:list', {});
+export const walletSwitch = (walletName: string) => call('wallet:switch', { walletName });
 
 export function onWalletScan(listener: (p: Events['wallet:scan']) => void): () => void {
   return getApi().on('wallet:scan', listener);
@@ -130,7 +139,7 @@ export function onWalletScan(listener: (p: Events['wallet:scan']) => void): () =
 // ——— Send (#15) and the way back from the signers (#16) ———
 export const sendContext = () => call('send:context', {});
 export const sendPreview = (form: Request<'send:preview'>['form']) => call('send:preview', { form });
-export const sendCreate = (form: Request<'send:create'>['form']) => call('send:create', { form });
+export const sendCreate = (form: Request<'send:create'>['form'], plan?: string) => call('send:create', plan === undefined ? { form } : { form, plan });
 export const sendFreeze = (outpoint: string, frozen: boolean) => call('send:freeze', { outpoint, frozen });
 export const draftsList = () => call('drafts:list', {});
 export const draftGet = (id: string) => call('drafts:get', { id });
@@ -144,3 +153,15 @@ export const draftPreflight = (id: string) => call('drafts:preflight', { id });
 export const draftBroadcast = (id: string) => call('drafts:broadcast', { id, confirmed: true });
 export const draftBump = (req: Request<'drafts:bump'>) => call('drafts:bump', req);
 export const scanFrame = (session: string, text: string) => call('scan:frame', { session, text });
+// fee bumps from any unconfirmed wallet transaction (#28)
+export const bumpOptions = (txid: string) => call('bump:options', { txid });
+export const bumpRbf = (req: Request<'bump:rbf'>) => call('bump:rbf', req);
+export const bumpCpfp = (req: Request<'bump:cpfp'>) => call('bump:cpfp', req);
+
+// ——— hardware wallets over USB through the external signer program (#30) ———
+export const signerList = () => call('signer:list', {});
+export const signerDescriptors = (fingerprint: string, account: number, op?: string) => call('signer:descriptors', op ? { fingerprint, account, op } : { fingerprint, account });
+export const signerDisplayAddress = (address: string, op?: string, fingerprint?: string) => call('signer:display-address', { address, ...(op ? { op } : {}), ...(fingerprint ? { fingerprint } : {}) });
+export const signerSign = (id: string, fingerprint: string, op?: string) => call('signer:sign', op ? { id, fingerprint, op } : { id, fingerprint });
+export const signerCancel = (op: string) => call('signer:cancel', { op });
+export const signerSetProgram = (file: string | null) => call('signer:set-program', { file });

@@ -27,6 +27,12 @@ export function formatAmount(v: bigint, unit: Unit): string {
   return unit === 'btc' ? formatBtc(v) : groupSats(v);
 }
 
+/** An amount without the trailing zeros of its BTC decimals ("0.1", "12", "1,234 sats" as is): for narrow marks. */
+export function formatAmountShort(v: bigint, unit: Unit): string {
+  const s = formatAmount(v, unit);
+  return unit === 'btc' && s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
+}
+
 export function unitName(unit: Unit): string {
   return unit === 'btc' ? 'BTC' : 'sats';
 }

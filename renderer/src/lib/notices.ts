@@ -4,6 +4,7 @@
 import type { PaymentNotice } from '../../../shared/ipc/contract';
 import { onNotify } from '../api/spyglass';
 import { useToastStore } from '../stores/toast';
+import { useWalletsStore } from '../stores/wallets';
 
 /** In a browser over the bridge (no preload's window.api). */
 export function inBrowser(): boolean {
@@ -11,6 +12,9 @@ export function inBrowser(): boolean {
 }
 
 export function showNotice(n: PaymentNotice): void {
+  // Only the wallet on screen speaks (#26): a payment of another wallet waits for its own refresh.
+  const view = useWalletsStore().view;
+  if (view && (view.profileId !== n.profileId || (view.wallets.find((w) => w.active)?.name ?? '') !== n.wallet)) return;
   useToastStore().info(`${n.title}: ${n.body}`);
   if (inBrowser() && typeof Notification === 'function' && Notification.permission === 'granted') {
     new Notification(n.title, { body: n.body, tag: `${n.kind}:${n.txid}` });

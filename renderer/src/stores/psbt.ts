@@ -4,19 +4,24 @@
 // Nothing here needs a connection: the review works offline, only the cross-check asks the node.
 import { acceptHMRUpdate, defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type { PsbtCrosscheckReply, PsbtReviewReply, PsbtReviewView, PsbtWarningCode, PsbtWarningView, WarningSeverity } from '../../../shared/ipc/contract';
+import type { PsbtCrosscheckReply, PsbtInputView, PsbtOutputView, PsbtReviewReply, PsbtReviewView, PsbtWarningCode, PsbtWarningView, WarningSeverity } from '../../../shared/ipc/contract';
 import type { IpcError } from '../../../shared/errors';
+import { LIMITS } from '../../../shared/limits';
+import { REVIEW_PAGE_MAX } from '../../../shared/ipc/psbt';
 import * as api from '../api/spyglass';
 import { readFileBytes } from '../lib/download';
+import { readRawTx } from '../../../shared/bitcoin/psbt/signer-answer';
 
 /** The psbt channels accept at most this many characters of text (shared/ipc/contract.ts). */
-export const MAX_PSBT_TEXT = 20 * 1024 * 1024;
+export const MAX_PSBT_TEXT = LIMITS.psbt.chars;
 /** A file larger than this is not read at all. */
-export const MAX_PSBT_FILE = 20 * 1024 * 1024;
+export const MAX_PSBT_FILE = LIMITS.psbt.chars;
 export const PSBT_MAGIC = Uint8Array.of(0x70, 0x73, 0x62, 0x74, 0xff);
 
 export type PsbtSource =
   | { kind: 'paste'; chars: number }
+  /** Opened from a draft's page ("Open in Review PSBT"): the draft's PSBT as main exported it. */
+  | { kind: 'draft'; name: string; version: 0 | 2 }
   | { kind: 'file' | 'drop'; name: string; size: number; binary: boolean };
 
 // ——— pure helpers (tested in test/renderer/psbt-store.test.ts) ———
@@ -62,8 +67,17 @@ function localError(message: string, detail: IpcError['detail'] = {}): IpcError 
   return { code: 'input.invalid', message, detail: { field: 'psbt', ...detail } };
 }
 
-/** The text of a file holding a PSBT: binary → base64; else UTF-8 text (base64 or hex), BOM removed. */
+const hexOfBytes = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** The pickers' file types: PSBTs (binary, base64, hex) and signed raw transactions (binary `.txn` or hex). */
+export const SIGNER_FILE_ACCEPT = '.psbt,.txn,.txt,.hex,.b64,.base64,application/octet-stream,text/plain';
+
+/**
+ * The text of a file a signer wrote: a binary PSBT → base64; a binary raw transaction (a `.txn`) →
+ * hex (main recognises it as a transaction); else UTF-8 text (base64 or hex), BOM removed.
+ */
 export function fileToPsbtText(bytes: Uint8Array, name: string): { ok: true; text: string; binary: boolean } | { ok: false; error: IpcError } {
+  if (!isBinaryPsbt(bytes) && readRawTx(bytes)) return { ok: true, text: hexOfBytes(bytes), binary: true };
   if (isBinaryPsbt(bytes)) {
     const b64Length = 4 * Math.ceil(bytes.length / 3);
     if (b64Length > MAX_PSBT_TEXT) {
@@ -83,7 +97,7 @@ export function fileToPsbtText(bytes: Uint8Array, name: string): { ok: true; tex
     const head = Array.from(bytes.subarray(0, 5), (b) => b.toString(16).padStart(2, '0')).join(' ');
     return {
       ok: false,
-      error: localError(`“${name}” is not a PSBT: a binary PSBT starts with the bytes 70 73 62 74 ff (“psbt” and 0xff), this file starts with ${head || 'nothing'}, and it is not base64 or hex text either.`),
+      error: localError(`“${name}” is not a PSBT or a signed transaction: a binary PSBT starts with the bytes 70 73 62 74 ff (“psbt” and 0xff), this file starts with ${head || 'nothing'}; it is no raw transaction, and not base64 or hex text either.`),
     };
   }
   return { ok: true, text, binary: false };
@@ -173,12 +187,12 @@ export function sortWarnings(ws: readonly PsbtWarningView[]): PsbtWarningView[] 
 
 /** Distinct destinations of the external outputs (by address, or script for scripts without one). */
 export function externalDestinations(r: PsbtReviewView): number {
-  return new Set(r.outputs.filter((o) => o.kind === 'external').map((o) => o.address ?? `script:${o.scriptHex}`)).size;
+  return r.summary.externalDestinations;
 }
 
 /** A file name for the export: the loaded file's stem, else spyglass-<txid prefix>. */
 export function exportStem(source: PsbtSource | null, txid: string): string {
-  if (source && source.kind !== 'paste') {
+  if (source && (source.kind === 'file' || source.kind === 'drop')) {
     const stem = source.name.replace(/\.(psbt|txt|b64|base64|hex)$/i, '').replace(/\.(psbt|base64)$/i, '');
     // eslint-disable-next-line no-control-regex
     const clean = stem.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').trim();
@@ -201,8 +215,18 @@ export const usePsbtStore = defineStore('psbt', () => {
   /** The last failed label save or conversion, for a toast. */
   const actionError = ref<IpcError | null>(null);
   /** The loaded PSBT was converted here from another version (what export and copy now give). */
-  const converted = ref<{ from: 0 | 2; to: 0 | 2 } | null>(null);
+  /** `notes`: what version 0 holds in another form (required locktimes → nLockTime, modifiable flags dropped). */
+  const converted = ref<{ from: 0 | 2; to: 0 | 2; notes: string[] } | null>(null);
   const converting = ref(false);
+
+  /**
+   * The review's rows loaded so far: the reply brings the first page, `loadRows` asks main for more
+   * (a 100,000-input review is not one reply). `rowsLoading`: a page is on its way.
+   */
+  const rows = shallowRef<{ inputs: PsbtInputView[]; outputs: PsbtOutputView[] }>({ inputs: [], outputs: [] });
+  const rowsLoading = ref<{ inputs: boolean; outputs: boolean }>({ inputs: false, outputs: false });
+  /** The text the shown review was made of (a page asks the worker to review it again if its copy is gone). */
+  let reviewedText = '';
 
   const warnings = computed(() => (reply.value ? sortWarnings(reply.value.review.warnings) : []));
   const counts = computed(() => {
@@ -226,6 +250,9 @@ export const usePsbtStore = defineStore('psbt', () => {
 
   function reset(): void {
     reply.value = null;
+    rows.value = { inputs: [], outputs: [] };
+    rowsLoading.value = { inputs: false, outputs: false };
+    reviewedText = '';
     converted.value = null;
     error.value = null;
     crosscheck.value = null;
@@ -251,6 +278,8 @@ export const usePsbtStore = defineStore('psbt', () => {
       const r = await api.psbtReview(text);
       if (mine !== seq) return false;
       reply.value = r;
+      rows.value = { inputs: r.review.inputs, outputs: r.review.outputs };
+      reviewedText = text;
       return true;
     } catch (e) {
       if (mine !== seq) return false;
@@ -259,6 +288,12 @@ export const usePsbtStore = defineStore('psbt', () => {
     } finally {
       if (mine === seq) loading.value = false;
     }
+  }
+
+  /** Reviews a draft's PSBT, opened from its page (the source names the draft, not "pasted text"). */
+  function loadDraft(base64: string, name: string, version: 0 | 2): Promise<boolean> {
+    input.value = '';
+    return decodeText(base64, { kind: 'draft', name, version });
   }
 
   /** Decodes what is in the paste box. */
@@ -301,7 +336,7 @@ export const usePsbtStore = defineStore('psbt', () => {
   }
 
   /**
-   * Converts the loaded PSBT to version 0 or 2 (main's psbt:convert: lossless, as Core writes each) and
+   * Converts the loaded PSBT to version 0 or 2 (main's psbt:convert, as Core writes each; to 0 as BIP370 says) and
    * reviews the result in its place; export and copy then give the converted bytes.
    */
   async function convertTo(to: 0 | 2): Promise<boolean> {
@@ -314,7 +349,7 @@ export const usePsbtStore = defineStore('psbt', () => {
       // The version it was loaded as (converting back to it is not a conversion any more).
       const original = converted.value?.from ?? r.version;
       const ok = await decodeText(c.base64, source.value ?? { kind: 'paste', chars: c.base64.length });
-      if (ok) converted.value = to === original ? null : { from: original, to };
+      if (ok) converted.value = to === original ? null : { from: original, to, notes: c.notes };
       return ok;
     } catch (e) {
       actionError.value = api.asIpcError(e);
@@ -352,6 +387,54 @@ export const usePsbtStore = defineStore('psbt', () => {
   }
 
   /** Sets (or, when empty, removes) the `addr` label of a watched output's address. */
+  /** Loads the review's rows on `side` up to row `upto` (exclusive; capped at the total), a page at a time. */
+  async function loadRows(side: 'inputs' | 'outputs', upto: number): Promise<boolean> {
+    const r = reply.value;
+    if (r === null || rowsLoading.value[side]) return false;
+    const mine = seq;
+    const total = side === 'inputs' ? r.review.summary.inputCount : r.review.summary.outputCount;
+    const end = Math.min(upto, total);
+    rowsLoading.value = { ...rowsLoading.value, [side]: true };
+    try {
+      while (mine === seq && rows.value[side].length < end) {
+        const from = rows.value[side].length;
+        const ask = { key: r.reviewKey, encoding: 'auto' as const, side, from, count: Math.min(REVIEW_PAGE_MAX, end - from) };
+        let page;
+        try {
+          page = await api.psbtReviewPage(ask);
+        } catch (e) {
+          // The worker reviewed another PSBT since: send the text so it reviews this one again.
+          if (api.asIpcError(e).detail?.field !== 'key') throw e;
+          page = await api.psbtReviewPage({ ...ask, psbt: reviewedText });
+        }
+        if (mine !== seq) return false;
+        const got = page[side];
+        if (got.length === 0) break;
+        rows.value = side === 'inputs' ? { ...rows.value, inputs: [...rows.value.inputs, ...page.inputs] } : { ...rows.value, outputs: [...rows.value.outputs, ...page.outputs] };
+      }
+      return mine === seq;
+    } catch (e) {
+      if (mine === seq) actionError.value = api.asIpcError(e);
+      return false;
+    } finally {
+      if (mine === seq) rowsLoading.value = { ...rowsLoading.value, [side]: false };
+    }
+  }
+
+  /** Core's JSON of the review: in the reply, or asked of main when it was too long for it (58 MB for 100,000 inputs). */
+  async function coreJson(): Promise<string | null> {
+    const r = reply.value;
+    if (r === null) return null;
+    if (r.coreJson !== null || r.coreJsonChars === 0) return r.coreJson;
+    const ask = { key: r.reviewKey, encoding: 'auto' as const };
+    try {
+      return (await api.psbtReviewCoreJson(ask)).json;
+    } catch (e) {
+      if (api.asIpcError(e).detail?.field !== 'key') throw e;
+      return (await api.psbtReviewCoreJson({ ...ask, psbt: reviewedText })).json;
+    }
+  }
+
   async function setOutputLabel(address: string, text: string): Promise<boolean> {
     const label = text.trim();
     actionError.value = null;
@@ -363,8 +446,9 @@ export const usePsbtStore = defineStore('psbt', () => {
     }
     const r = reply.value;
     if (r !== null) {
-      const outputs = r.review.outputs.map((o) => (o.address === address ? { ...o, label: label === '' ? null : label } : o));
-      reply.value = { ...r, review: { ...r.review, outputs } };
+      const relabel = (o: PsbtOutputView): PsbtOutputView => (o.address === address ? { ...o, label: label === '' ? null : label } : o);
+      reply.value = { ...r, review: { ...r.review, outputs: r.review.outputs.map(relabel) } };
+      rows.value = { ...rows.value, outputs: rows.value.outputs.map(relabel) };
     }
     return true;
   }
@@ -390,8 +474,8 @@ export const usePsbtStore = defineStore('psbt', () => {
   });
 
   return {
-    input, source, loading, reply, error, crosschecking, crosscheck, crosscheckError, actionError, converted, converting, convertTo,
-    warnings, counts, flagged,
+    input, source, loading, reply, error, loadDraft, crosschecking, crosscheck, crosscheckError, actionError, converted, converting, convertTo,
+    warnings, counts, flagged, rows, rowsLoading, loadRows, coreJson,
     decodeText, decodeInput, loadFile, loadBytes, runCrosscheck, bytes, setOutputLabel, clear,
   };
 });

@@ -1,6 +1,10 @@
 // The Send form (#15): what the node offers (coins, fee presets, limits — or the last of it, offline),
 // the rows and options the person fills in, a preview from main after each change (selection, fee,
 // vsize, warnings, or every field error), and the create call that builds and saves the draft.
+// What you review is what you sign (#28): the preview's random choices (its seed) are kept for the
+// form, and create sends the preview's plan — main builds exactly that transaction or says what
+// changed. A field's error shows once the field was left or Create pressed; the fee rate says where
+// it came from (the node's estimate for N blocks, the rate used last) or is empty with the hint.
 import { acceptHMRUpdate, defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef, watch } from 'vue';
 import type { IpcError } from '../../../shared/errors';
@@ -36,6 +40,19 @@ export function amountText(v: bigint, unit: 'btc' | 'sats'): string {
   return unit === 'sats' ? v.toString() : formatBtc(v).replace(/\.?0+$/, '');
 }
 
+const LAST_RATE_KEY = 'spyglass.send.lastFeeRate';
+
+function storage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** Where the fee rate in the field came from. */
+export type FeeOrigin = { kind: 'estimate'; blocks: number | null; mode: 'economical' | 'conservative' } | { kind: 'last' } | { kind: 'typed' } | null;
+
 export const useSendStore = defineStore('send', () => {
   const context = shallowRef<SendContextView | null>(null);
   const contextError = ref<IpcError | null>(null);
@@ -56,8 +73,14 @@ export const useSendStore = defineStore('send', () => {
   const errors = ref<FieldError[]>([]);
   const previewError = ref<IpcError | null>(null);
   const creating = ref(false);
-  /** Fixes the random choices (tests set it from the URL); undefined: random. */
+  /** The random choices of this form: the first preview's (or the URL's, in tests); undefined until then. */
   const seed = ref<number | undefined>(undefined);
+  const feeOrigin = ref<FeeOrigin>(null);
+  /** Fields left by the person ("row:field"); Create pressed: every error shows. */
+  const touched = reactive(new Set<string>());
+  const submitted = ref(false);
+  /** Why the last Create built nothing (what changed since the summary), until the form changes. */
+  const refused = ref<string[]>([]);
 
   const unit = computed(() => useWatchStore().unit);
 
@@ -69,7 +92,31 @@ export const useSendStore = defineStore('send', () => {
   function applyPreset(): void {
     if (preset.value === 'custom') return;
     const r = presetRate(preset.value, mode.value);
-    if (r !== null) feeRate.value = r;
+    if (r === null) return;
+    feeRate.value = r;
+    const blocks = context.value?.presets.find((x) => x.id === preset.value)?.[mode.value].blocks ?? null;
+    feeOrigin.value = { kind: 'estimate', blocks, mode: mode.value };
+  }
+
+  /** A rate typed by the person. */
+  function typeRate(text: string): void {
+    feeRate.value = text;
+    preset.value = 'custom';
+    feeOrigin.value = { kind: 'typed' };
+  }
+
+  /** The default preset's estimate; else the rate used last; else empty (the page says to type one). */
+  function prefillRate(): void {
+    const def = useSettingsStore().view?.app.defaultFeePreset ?? '30-min';
+    if (presetRate(def, mode.value) !== null) {
+      preset.value = def;
+      applyPreset();
+      return;
+    }
+    preset.value = 'custom';
+    const last = storage()?.getItem(LAST_RATE_KEY) ?? '';
+    feeRate.value = /^\d+(\.\d+)?$/.test(last) ? last : '';
+    feeOrigin.value = feeRate.value ? { kind: 'last' } : null;
   }
 
   async function load(): Promise<void> {
@@ -77,11 +124,8 @@ export const useSendStore = defineStore('send', () => {
     try {
       context.value = await api.sendContext();
       contextError.value = null;
-      const def = useSettingsStore().view?.app.defaultFeePreset ?? '30-min';
-      if (feeRate.value === '') {
-        preset.value = presetRate(def, mode.value) !== null ? def : 'custom';
-        applyPreset();
-      }
+      // an estimate is taken again (it may have moved, or be gone); a typed rate stays
+      if (feeRate.value === '' || feeOrigin.value?.kind !== 'typed') prefillRate();
       for (const op of [...chosen]) if (!context.value.coins.some((c) => c.outpoint === op)) chosen.delete(op);
     } catch (e) {
       contextError.value = api.asIpcError(e);
@@ -122,6 +166,7 @@ export const useSendStore = defineStore('send', () => {
       previewError.value = null;
       if (r.ok) {
         preview.value = r.preview;
+        if (seed.value === undefined) seed.value = r.preview.seed;
         errors.value = [];
       } else {
         preview.value = null;
@@ -133,14 +178,34 @@ export const useSendStore = defineStore('send', () => {
   }
   function schedule(): void {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void runPreview(), 250);
+    refused.value = [];
+    timer = setTimeout(() => {
+      timer = null;
+      void runPreview();
+    }, 250);
   }
   watch([rows, feeRate, coinControl, () => [...chosen], includeUnconfirmed, changeMode, changeAddress, rbf, locktime, unit], schedule, { deep: true });
 
-  /** The form's errors at one place (row -1: the form's own fields). */
-  function errorAt(row: number, field: FieldError['field']): string | null {
-    return errors.value.find((e) => e.row === row && e.field === field)?.message ?? null;
+  const fieldKey = (row: number, field: FieldError['field']): string => `${row}:${field}`;
+
+  /** The person left this field (its error may show now). */
+  function touch(row: number, field: FieldError['field']): void {
+    touched.add(fieldKey(row, field));
   }
+
+  /** Whether an error at this place shows: its field was left, or Create was pressed. Errors of the form as a whole (coins, recipients) once anything was. */
+  function shows(e: FieldError): boolean {
+    if (submitted.value || touched.has(fieldKey(e.row, e.field))) return true;
+    return (e.field === 'coins' || e.field === 'recipients') && touched.size > 0;
+  }
+
+  /** The form's errors at one place (row -1: the form's own fields), once they show. */
+  function errorAt(row: number, field: FieldError['field']): string | null {
+    const e = errors.value.find((x) => x.row === row && x.field === field);
+    return e && shows(e) ? e.message : null;
+  }
+
+  const shownErrors = computed(() => errors.value.filter(shows));
 
   /** A pasted bitcoin: URI fills the row (address, amount, label); refused ones say why. */
   function fillFromUri(row: PayRow, text: string): string | null {
@@ -154,14 +219,29 @@ export const useSendStore = defineStore('send', () => {
     return '';
   }
 
+  /**
+   * Builds the transaction the summary shows: a preview still due runs first, then main builds its
+   * plan. Refused (a coin spent meanwhile, the change address taken…): said, and the summary renewed.
+   */
   async function create(): Promise<{ id: string } | null> {
+    submitted.value = true;
     creating.value = true;
     try {
-      const r = await api.sendCreate(form());
+      if (timer || !preview.value) {
+        if (timer) clearTimeout(timer);
+        timer = null;
+        await runPreview();
+      }
+      const shown = preview.value;
+      if (!shown) return null;
+      const r = await api.sendCreate({ ...form(), seed: shown.seed }, shown.plan);
       if (!r.ok) {
-        errors.value = r.errors;
+        await runPreview();
+        refused.value = r.errors.map((e) => e.message);
         return null;
       }
+      const rate = feeRate.value.trim();
+      if (/^\d+(\.\d+)?$/.test(rate)) storage()?.setItem(LAST_RATE_KEY, rate);
       return { id: r.draft.id };
     } finally {
       creating.value = false;
@@ -179,6 +259,10 @@ export const useSendStore = defineStore('send', () => {
     rbf.value = true;
     preview.value = null;
     errors.value = [];
+    seed.value = undefined;
+    touched.clear();
+    submitted.value = false;
+    refused.value = [];
   }
 
   /** Fills the form from a draft's (reopened as a new draft: "edit"). */
@@ -187,6 +271,7 @@ export const useSendStore = defineStore('send', () => {
     rows.value = f.rows.map((r) => (r.kind === 'pay' ? payRow({ address: r.address, amount: r.amount, sendMax: r.sendMax ?? false, label: r.label ?? '' }) : dataRow({ data: r.data, encoding: r.encoding })));
     feeRate.value = f.feeRate;
     preset.value = 'custom';
+    feeOrigin.value = { kind: 'typed' };
     if (f.coins) {
       coinControl.value = true;
       for (const c of f.coins) chosen.add(c);
@@ -201,8 +286,8 @@ export const useSendStore = defineStore('send', () => {
 
   return {
     context, contextError, loading, rows, feeRate, preset, mode, coinControl, chosen, includeUnconfirmed, changeMode, changeAddress, rbf, locktime, name,
-    preview, errors, previewError, creating, seed, unit,
-    load, applyPreset, presetRate, form, runPreview, errorAt, fillFromUri, create, reset, fromForm,
+    preview, errors, previewError, creating, seed, unit, feeOrigin, touched, submitted, refused, shownErrors,
+    load, applyPreset, typeRate, presetRate, form, runPreview, touch, errorAt, fillFromUri, create, reset, fromForm,
   };
 });
 

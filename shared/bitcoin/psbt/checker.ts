@@ -7,9 +7,7 @@
 import { isDefinedHashtypeSignature, isValidSignatureEncoding } from '../script';
 import { hexOf, type Tx } from '../tx';
 import { legacySighash, segwitV0Sighash, SighashData, taprootSighash, type SigVersion } from './sighash';
-import { ecdsaRecoverAll, N, pointKey, schnorrVerify } from './ecc';
-
-const HALF_N = N >> 1n;
+import { derCompact, ecdsaVerify as verifyCompact, highS, rsBelowN, schnorrVerify } from './ecc';
 
 /** Null when the signature is good, else why not (for the report). */
 export type CheckResult = string | null;
@@ -26,26 +24,13 @@ export const DUMMY_CHECKER: Checker = {
   schnorr: (sig) => (sig.length ? null : 'empty signature'),
 };
 
-function bigOf(b: Uint8Array): bigint {
-  let v = 0n;
-  for (const x of b) v = (v << 8n) | BigInt(x);
-  return v;
-}
-
-/** r and s of a strictly DER-encoded signature (with its hash type byte), as integers. */
-export function derRS(sig: Uint8Array): { r: bigint; s: bigint } {
-  const lenR = sig[3]!;
-  const lenS = sig[5 + lenR]!;
-  return { r: bigOf(sig.subarray(4, 4 + lenR)), s: bigOf(sig.subarray(6 + lenR, 6 + lenR + lenS)) };
-}
-
 /** CheckSignatureEncoding with DERSIG | LOW_S | STRICTENC (an empty signature is allowed: it is "false"). */
 export function ecdsaEncodingProblem(sig: Uint8Array): CheckResult {
   if (sig.length === 0) return null;
   if (!isValidSignatureEncoding(sig)) return 'the signature is not strict DER';
   // CPubKey::CheckLowS parses laxly: an r or s of the group order or above reads as zero, not high.
-  const { r, s } = derRS(sig);
-  if (r < N && s < N && s > HALF_N) return 'the signature has a high S value (not standard)';
+  const c = derCompact(sig.subarray(0, sig.length - 1));
+  if (c !== null && rsBelowN(c) && highS(c)) return 'the signature has a high S value (not standard)';
   if (!isDefinedHashtypeSignature(sig)) return `undefined sighash type 0x${sig[sig.length - 1]!.toString(16).padStart(2, '0')}`;
   return null;
 }
@@ -60,64 +45,35 @@ export function pubkeyEncodingProblem(pubkey: Uint8Array, sv: SigVersion): Check
 }
 
 /**
- * Reached already: the keys each ECDSA signature recovers to (by hash and signature), the points
- * of public keys, the verdicts on Schnorr signatures. A PSBT's signatures are checked by verify,
- * again before finalizing and in the script evaluation, and CHECKMULTISIG tries a signature against
- * several keys: each is a lookup after the first time. Pure functions of their bytes, so reusing
- * them is exact; each memo is dropped when it grows large.
+ * Verdicts reached already, by the bytes they were reached on (hash, signature, key): a PSBT's
+ * signatures are checked by verify, again before finalizing and in the script evaluation, and
+ * CHECKMULTISIG tries a signature against several keys. Pure functions of their bytes, so reusing
+ * them is exact; the memo is dropped when it grows large.
  */
-const recovered = new Map<string, Set<string>>();
-const points = new Map<string, string | null>();
-const schnorrVerdicts = new Map<string, boolean>();
+const verdicts = new Map<string, boolean>();
 
 /** Forgets everything reached (measurements start from nothing; nothing else needs this). */
 export function forgetSignatureVerdicts(): void {
-  recovered.clear();
-  points.clear();
-  schnorrVerdicts.clear();
+  verdicts.clear();
 }
 
-/**
- * What verifying reached, as plain data: the keys each ECDSA signature recovers to and the Schnorr
- * verdicts. Another thread that verified some of a PSBT's inputs hands these over, and
- * `seedSignatureVerdicts` makes them lookups here (each entry is a pure function of its id, so a
- * verdict reached elsewhere is the verdict reached here).
- */
-export interface SignatureVerdicts {
-  ecdsa: [string, string[]][];
-  schnorr: [string, boolean][];
-}
-
-export function exportSignatureVerdicts(): SignatureVerdicts {
-  return { ecdsa: [...recovered].map(([id, keys]) => [id, [...keys]]), schnorr: [...schnorrVerdicts] };
-}
-
-export function seedSignatureVerdicts(v: SignatureVerdicts): void {
-  for (const [id, keys] of v.ecdsa) remember(recovered, id, () => new Set(keys));
-  for (const [id, ok] of v.schnorr) remember(schnorrVerdicts, id, () => ok);
-}
-
-function remember<V>(m: Map<string, V>, id: string, make: () => V): V {
-  const known = m.get(id);
+function remember(id: string, make: () => boolean): boolean {
+  const known = verdicts.get(id);
   if (known !== undefined) return known;
   const v = make();
-  if (m.size >= 50_000) m.clear();
-  m.set(id, v);
+  if (verdicts.size >= 50_000) verdicts.clear();
+  verdicts.set(id, v);
   return v;
 }
 
 /**
  * ECDSA verification of a DER signature (without its hash type byte) over a 32-byte hash, as
- * libsecp256k1 checks it after Core's lax parse and S normalization: the key must be one of those
- * the signature recovers to (ecc.ts).
+ * Core checks it: its lax parse of r and s, then libsecp256k1 (ecc.ts) with S normalized.
  */
 export function ecdsaVerify(sig: Uint8Array, hash: Uint8Array, pubkey: Uint8Array): boolean {
-  const { r, s } = derRS(sig);
-  if (r === 0n || s === 0n || r >= N || s >= N) return false;
-  const keys = remember(recovered, hexOf(hash) + r.toString(16) + ':' + s.toString(16), () => ecdsaRecoverAll(hash, r, s));
-  if (keys.size === 0) return false;
-  const pk = remember(points, hexOf(pubkey), () => pointKey(pubkey));
-  return pk !== null && keys.has(pk);
+  const c = derCompact(sig);
+  if (c === null) return false;
+  return remember(`e${hexOf(hash)}${hexOf(c)}${hexOf(pubkey)}`, () => verifyCompact(hash, c, pubkey));
 }
 
 /** BIP143 hashes of a transaction checked without precomputed data (Core computes them per check; the same values). */
@@ -163,7 +119,7 @@ export class TxChecker implements Checker {
     if (!this.data?.taproot) return 'the sighash cannot be computed: a spent output (UTXO) of the transaction is missing';
     const hash = taprootSighash(this.data, this.nIn, hashType, leafHash);
     if (!hash) return `the sighash cannot be computed for sighash type ${hashTypeName(hashType)}`;
-    const ok = remember(schnorrVerdicts, hexOf(hash) + hexOf(sig, 0, 64) + hexOf(xonly), () => schnorrVerify(sig.subarray(0, 64), hash, xonly));
+    const ok = remember(`s${hexOf(hash)}${hexOf(sig, 0, 64)}${hexOf(xonly)}`, () => schnorrVerify(sig.subarray(0, 64), hash, xonly));
     return ok ? null : `the signature does not verify (sighash ${hashTypeName(hashType)})`;
   }
 }

@@ -134,10 +134,18 @@ export function fillPsbt(psbt: Psbt, wallet: WatchOnlyWallet, prevTxs: ReadonlyM
 /** Wallets already indexed, by network and descriptors (deriving a wallet's scripts is the slow part). */
 const wallets = new Map<string, WatchOnlyWallet>();
 
-/** A WatchOnlyWallet for these descriptors, reusing one built before (the last 8 are kept). */
+/**
+ * A WatchOnlyWallet for these descriptors, reusing one built before (the last 8 are kept) — also when
+ * a range grew since (Core extends a range by one index per address handed out: keyed by the ranges,
+ * every create after a change address would derive the whole wallet again).
+ */
 export function watchOnlyWallet(descriptors: readonly WalletDescriptor[], network: Network): WatchOnlyWallet {
-  const key = network.chain + '\n' + JSON.stringify(descriptors.map((d) => [d?.desc, d?.range]));
+  const key = network.chain + '\n' + JSON.stringify(descriptors.map((d) => d?.desc));
   let w = wallets.get(key);
+  if (w && !w.extendRanges(descriptors)) {
+    wallets.delete(key);
+    w = undefined;
+  }
   if (!w) {
     w = new WatchOnlyWallet(descriptors, network);
     if (wallets.size >= 8) wallets.delete(wallets.keys().next().value!);

@@ -7,7 +7,8 @@
  * - model.ts        parsePsbt: bytes → the model (types.ts), with Core's errors
  * - decode-json.ts  decodePsbt / decodePsbtJson: Core's decodepsbt result (decode-text.ts: the fast text path)
  * - serialize.ts    serializePsbt: the model as Core writes it
- * - convert.ts      convertPsbt / convertPsbtBase64: version 0 <-> version 2, losslessly
+ * - convert.ts      convertPsbt / convertPsbtBase64: version 0 <-> version 2 (to 0 as BIP370 and HWI: locktime.ts)
+ * - locktime.ts     determineLocktime: BIP370's Determining Lock Time, with the rule that decided
  * - review*.ts      parsePsbtForReview / reviewPsbt: what a careful signer must see, from the same model
  *                   (also at the old path ../psbt-review)
  * - fill.ts         fillPsbt / fillPsbtBase64: the updater (walletprocesspsbt without signing) for a
@@ -20,11 +21,14 @@
  * - verify.ts       verifyPsbtSignatures: every partial signature checked offline (ECDSA, Schnorr)
  * - finalize.ts     finalizePsbt: finalizepsbt (with extraction), refusing inputs with bad signatures
  * - analyze.ts      analyzePsbt: analyzepsbt
+ * - signer-answer.ts what a signer hands back: a PSBT or a signed raw transaction (hex, base64, binary .txn), and
+ *                   the words for Core's decode errors (a raw transaction, not a PSBT, a PSBT cut short)
  */
 export { CORE_LATEST, CORE_VERSIONS, nodeCoreVersion, parseCoreVersion, type CoreVersion, type CoreVersionOption } from './generation';
 export { decodeBase64Core, encodeBase64 } from './base64';
 export { isFullyValidPubkey } from './pubkey';
 export { computeLocktime, parsePsbt, type ParsePsbtOptions, type ParsePsbtResult } from './model';
+export { determineLocktime, locktimeConflict, locktimeReason, type LocktimeDetermination } from './locktime';
 export {
   decodePsbt,
   decodePsbtBytes,
@@ -71,7 +75,6 @@ export { utxoUpdatePsbt, type ProcessOptions, type UtxoSources, type UtxoUpdateR
 export { signingCreator, type KeySigner } from './signer';
 export { combinePsbts, combinePsbtsBase64, uniqueId, type CombineBase64Result, type CombineOptions, type CombineResult } from './combine';
 export { describeProblem, verifyPsbtSignatures, type SignatureCheck, type SignatureKind, type VerifyReport } from './verify';
-export { exportSignatureVerdicts, seedSignatureVerdicts, type SignatureVerdicts } from './checker';
 export {
   finalizePsbt,
   finalizePsbtBase64,
@@ -81,3 +84,4 @@ export {
   type FinalizeResult,
 } from './finalize';
 export { analysisJson, analyzePsbt, analyzePsbtBase64, type InputAnalysis, type PsbtAnalysis, type PsbtRole } from './analyze';
+export { SIGNED_TX_NOT_PSBT, explainPsbtError, hasPsbtMagic, rawTxFromText, readRawTx, type RawTxAnswer } from './signer-answer';

@@ -117,8 +117,20 @@ function visitLeaves(provider: SolvingProvider, sd: SigData): void {
   for (const leaf of leaves) {
     if (leaf.ver !== TAPSCRIPT) continue;
     const keys = tapLeafKeys(leaf.script);
-    if (!keys) continue;
     const lh = hexOf(tapLeafHash(leaf.script, leaf.ver));
+    if (!keys) {
+      // another miniscript leaf: its satisfier asks each pk_k (x-only push) and pk_h key in turn
+      for (const key of miniscriptKeys(leaf.script, 32)) {
+        if (key.length === 32) {
+          tapScriptKey(provider, sd, key, lh);
+          continue;
+        }
+        const pub = getPubKey(provider, sd, hexOf(key));
+        if (pub) tapScriptKey(provider, sd, pub.subarray(1, 33), lh);
+        else sd.missingPubkeys.push(hexOf(key));
+      }
+      continue;
+    }
     if ('keyHash' in keys) {
       const id = hexOf(keys.keyHash);
       const pub = getPubKey(provider, sd, id);
@@ -259,7 +271,47 @@ function miniscriptRetry(provider: SolvingProvider, creator: Creator, ws: Uint8A
     const sig = createSig(creator, sd, provider, pubkey, ws, 'v0');
     return sig ? [sig, pubkey] : null;
   }
+  // Any other miniscript (wsh() policies: timelocks, thresh, andor…): Core's satisfier asks every
+  // key of the script for a signature (ProduceInput visits each pk_k/pk_h node), which records the
+  // keys' origins (the PSBT's BIP32 derivations). Without a signature to add, nothing is solved.
+  // The keys are read off the script: 33-byte pushes (pk_k) and DUP HASH160 <20> EQUALVERIFY (pk_h).
+  for (const key of miniscriptKeys(ws, 33)) {
+    if (key.length === 33) {
+      createSig(creator, sd, provider, key, ws, 'v0');
+    } else {
+      const pubkey = getPubKey(provider, sd, hexOf(key));
+      if (pubkey) createSig(creator, sd, provider, pubkey, ws, 'v0');
+      else sd.missingPubkeys.push(hexOf(key));
+    }
+  }
   return null;
+}
+
+/** The key pushes (33 bytes, or 32 in tapscript) and the key hashes of `DUP HASH160 <20> EQUALVERIFY`, in order. */
+function miniscriptKeys(script: Uint8Array, keyLen: 32 | 33): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  const ops: { op: number; data: Uint8Array | null }[] = [];
+  for (let i = 0; i < script.length; ) {
+    const op = script[i++]!;
+    let len = -1;
+    if (op >= 1 && op <= 75) len = op;
+    else if (op === 0x4c) len = script[i++] ?? 0;
+    else if (op === 0x4d) {
+      len = (script[i] ?? 0) | ((script[i + 1] ?? 0) << 8);
+      i += 2;
+    }
+    if (len >= 0) {
+      if (i + len > script.length) return [];
+      ops.push({ op, data: script.subarray(i, i + len) });
+      i += len;
+    } else ops.push({ op, data: null });
+  }
+  ops.forEach((o, j) => {
+    // (a 32-byte push after OP_SHA256 / OP_HASH256 is a hash challenge, not a key)
+    if (o.data?.length === keyLen && ops[j - 1]?.op !== 0xa8 && ops[j - 1]?.op !== 0xaa) out.push(o.data);
+    if (o.data?.length === 20 && ops[j - 1]?.op === 0xa9 && ops[j - 2]?.op === 0x76 && ops[j + 1]?.op === 0x88) out.push(o.data);
+  });
+  return out;
 }
 
 const p2pkh = (keyHash: Uint8Array): Uint8Array => concatBytes(Uint8Array.of(0x76, 0xa9, 0x14), keyHash, Uint8Array.of(0x88, 0xac));

@@ -3,7 +3,7 @@
  * the tree syntax as Core parses it (ParseScript's tr() loop: `{` `,` `}` and leaf depths), leaves
  * of the forms Core writes for descriptor wallets — pk(KEY), pkh(KEY), multi_a(k,KEY,…),
  * sortedmulti_a(k,KEY,…) — every key expression read by descriptor.ts itself (as the key of a
- * tr(KEY)), and Core's TaprootBuilder: leaf and branch hashes, the merkle root, the output key,
+ * tr(KEY)); any other leaf is miniscript, parsed and built by descriptor.ts; and Core's TaprootBuilder: leaf and branch hashes, the merkle root, the output key,
  * each leaf's control block, and the tree as PSBT_OUT_TAP_TREE lists it (GetTreeTuples order).
  */
 import { schnorr } from '@noble/curves/secp256k1.js';
@@ -18,13 +18,17 @@ import { tapLeafHash } from './sighash';
 import type { TapLeafScript, TapTreeLeaf } from './types';
 
 export const TAPSCRIPT = 0xc0;
+/** BIP341's unspendable H point: the placeholder internal key a miniscript leaf is parsed under. */
+const NUMS = '50929b74c1a04954b78b4b6035e97a5e078a5a0f28ec96d547bfee9ace803ac0';
 const MAX_DEPTH = 128;
 
 export class TreeDescriptorError extends Error {}
 
-type LeafKind = 'pk' | 'pkh' | 'multi_a' | 'sortedmulti_a';
+type LeafKind = 'pk' | 'pkh' | 'multi_a' | 'sortedmulti_a' | 'miniscript';
 interface LeafExpr {
   kind: LeafKind;
+  /** A miniscript leaf: the whole leaf as descriptor.ts reads it, under a placeholder internal key. */
+  ms?: Descriptor;
   k: number;
   keys: Descriptor[];
   depth: number;
@@ -55,7 +59,11 @@ function keyOf(text: string, net: Network): Descriptor {
 
 function leafOf(text: string, depth: number, net: Network): LeafExpr {
   const m = /^(pk|pkh|multi_a|sortedmulti_a)\((.*)\)$/.exec(text);
-  if (!m) throw new TreeDescriptorError(`tr(): the leaf '${text}' is not one Spyglass reads (pk, pkh, multi_a, sortedmulti_a)`);
+  if (!m) {
+    // any other leaf is miniscript: descriptor.ts parses and builds it (Core's checks and errors)
+    const ms = parseDescriptor(`tr(${NUMS},${text})`, net);
+    return { kind: 'miniscript', k: 0, keys: [], depth, ms };
+  }
   const kind = m[1] as LeafKind;
   if (kind === 'pk' || kind === 'pkh') return { kind, k: 1, keys: [keyOf(m[2]!, net)], depth };
   const args: string[] = [];
@@ -113,11 +121,11 @@ export class TreeDescriptor {
   }
 
   get hasPrivateKeys(): boolean {
-    return this.internal.hasPrivateKeys || this.leaves.some((l) => l.keys.some((k) => k.hasPrivateKeys));
+    return this.internal.hasPrivateKeys || this.leaves.some((l) => l.ms?.hasPrivateKeys || l.keys.some((k) => k.hasPrivateKeys));
   }
 
   isRange(): boolean {
-    return this.internal.isRange() || this.leaves.some((l) => l.keys.some((k) => k.isRange()));
+    return this.internal.isRange() || this.leaves.some((l) => l.ms?.isRange() || l.keys.some((k) => k.isRange()));
   }
 
   /** The output script and the FlatSigningProvider of one index. */
@@ -130,9 +138,18 @@ export class TreeDescriptor {
     };
     const internal = key(this.internal).pubkey.subarray(1, 33);
     const leaves = this.leaves.map((l) => {
+      if (l.ms) {
+        const e = l.ms.expand(index)[0]!;
+        // the leaf's keys (after the placeholder internal key), and their x-only HASH160s for pk_h
+        for (const k of e.pubkeys.slice(1)) {
+          p.addKey(k.pubkey, k.origin ? { fp: k.origin.fingerprint, path: k.origin.path } : undefined);
+          p.addXonlyHash(k.pubkey.subarray(1, 33));
+        }
+        return { depth: l.depth, ver: TAPSCRIPT, script: e.tapLeaves![0]!.script };
+      }
       const xs = l.keys.map((d) => key(d).pubkey.subarray(1, 33));
       if (l.kind === 'pkh') p.addXonlyHash(xs[0]!);
-      return { depth: l.depth, ver: TAPSCRIPT, script: leafScript(l.kind, l.k, xs) };
+      return { depth: l.depth, ver: TAPSCRIPT, script: leafScript(l.kind as Exclude<LeafKind, 'miniscript'>, l.k, xs) };
     });
     const built = buildTaproot(internal, leaves);
     if (!built) throw new TreeDescriptorError('tr(): the tree does not make a valid output key');
@@ -150,7 +167,7 @@ function pushNumber(n: number): Uint8Array {
   return Uint8Array.of(b.length, ...b);
 }
 
-function leafScript(kind: LeafKind, k: number, xs: Uint8Array[]): Uint8Array {
+function leafScript(kind: Exclude<LeafKind, 'miniscript'>, k: number, xs: Uint8Array[]): Uint8Array {
   if (kind === 'pk') return concatBytes(Uint8Array.of(0x20), xs[0]!, Uint8Array.of(0xac));
   if (kind === 'pkh') return concatBytes(Uint8Array.of(0x76, 0xa9, 0x14), hash160(xs[0]!), Uint8Array.of(0x88, 0xac));
   const keys = kind === 'sortedmulti_a' ? [...xs].sort((a, b) => (hexOf(a) < hexOf(b) ? -1 : hexOf(a) > hexOf(b) ? 1 : 0)) : xs;

@@ -110,6 +110,8 @@ function sourcesOf(text: string, network: Network): Source[] {
   try {
     const d = parseDescriptor(text, network);
     const body = text.split('#')[0]!;
+    // a script tree: the updater's TaprootBuilder (tr-tree.ts) fills its leaves
+    if (body.startsWith('tr(') && d.hasScriptTree()) return [treeSource(TreeDescriptor.parse(text, network)!)];
     if (body.startsWith('tr(')) return parseDescriptor(`raw${body}`, network).expandMultipath().map(keyPathTrSource);
     return d.expandMultipath().map(plainSource);
   } catch (e) {
@@ -141,6 +143,8 @@ interface Spkm {
   types: Set<TxoutType>;
   /** Next index to derive. */
   cursor: number;
+  /** Which of the descriptors given it comes from. */
+  n: number;
 }
 
 function rangeOf(d: Source, w: WalletDescriptor, n: number): [number, number] {
@@ -179,9 +183,26 @@ export class WatchOnlyWallet {
       const [begin, end] = rangeOf(parsed[0]!, w, n);
       for (const desc of parsed) {
         const first = this.expand(desc, begin, n);
-        this.spkms.push({ desc, begin, end, types: new Set(first.map((x) => solver(x).type)), cursor: begin });
+        this.spkms.push({ desc, begin, end, types: new Set(first.map((x) => solver(x).type)), cursor: begin, n });
       }
     });
+  }
+
+  /**
+   * The same descriptors with their ranges as the node lists them now: a range that grew (Core tops
+   * its keypool up as addresses are handed out, one index per address) is extended in place, what
+   * was derived kept. False when a range moved otherwise (its start, or shrank): build a new index.
+   */
+  extendRanges(descriptors: readonly WalletDescriptor[]): boolean {
+    const next = this.spkms.map((s) => {
+      const w = descriptors[s.n];
+      if (!w) return null;
+      const [begin, end] = rangeOf(s.desc, w, s.n);
+      return begin === s.begin && end >= s.end ? end : null;
+    });
+    if (next.some((e) => e === null)) return false;
+    this.spkms.forEach((s, k) => (s.end = next[k]!));
+    return true;
   }
 
   /** Number of ScriptPubKeyMans (descriptors, one per path of a multipath descriptor). */
@@ -216,10 +237,20 @@ export class WatchOnlyWallet {
     const hit = this.scripts.get(hex);
     if (hit) return hit;
     const type = solver(script).type;
-    for (let k = 0; k < this.spkms.length; k++) {
-      const s = this.spkms[k]!;
-      if (!s.types.has(type)) continue;
-      while (s.cursor <= s.end) if (this.step(k, hex)) return this.scripts.get(hex)!;
+    // The ScriptPubKeyMans of that type derived side by side, one index each in turn: a script at
+    // index i of any of them (the change at the internal one's next index) is found after about
+    // i × their number of derivations, not after every index of the ones listed before it (Core's
+    // 1,000-key ranges: 1,000 derivations, three keys each for a 2-of-3). A script of none of them
+    // still derives every index once; what was derived is kept.
+    const ks = this.spkms.flatMap((s, k) => (s.types.has(type) ? [k] : []));
+    for (let more = true; more; ) {
+      more = false;
+      for (const k of ks) {
+        const s = this.spkms[k]!;
+        if (s.cursor > s.end) continue;
+        more = true;
+        if (this.step(k, hex)) return this.scripts.get(hex)!;
+      }
     }
     return null;
   }

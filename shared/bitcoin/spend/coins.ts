@@ -81,15 +81,24 @@ function better(a: Found, b: Found): boolean {
 interface Outcome {
   found: Found | null;
   weightExceeded: boolean;
+  /** Every search run over the pool the winner came from: what it found, or null. */
+  tried?: Array<{ algo: Algo; found: Found | null }>;
 }
 
 /** ChooseSelectionResult over one pool (sorted byEffThenWaste, eff > 0). */
 function choose(pool: Candidate[], target: number, changeTarget: number, p: Params, maxSelWeight: number): Outcome {
   const results: Found[] = [];
+  const tried: Array<{ algo: Algo; found: Found | null }> = [];
   let weightExceeded = false;
   const add = (algo: Algo, r: SearchResult): void => {
-    if (r.ok) results.push({ algo, picked: r.picked, waste: waste(r.picked, target, p) });
-    else weightExceeded ||= r.weightExceeded;
+    if (r.ok) {
+      const f = { algo, picked: r.picked, waste: waste(r.picked, target, p) };
+      results.push(f);
+      tried.push({ algo, found: f });
+    } else {
+      weightExceeded ||= r.weightExceeded;
+      tried.push({ algo, found: null });
+    }
   };
   add('bnb', branchAndBound(pool, target, Number(p.costOfChange), maxSelWeight));
   const withChangeWeight = maxSelWeight - p.changeOutputSize * 4;
@@ -100,7 +109,7 @@ function choose(pool: Candidate[], target: number, changeTarget: number, p: Para
   if (results.length === 0 && !(p.rate > 3n * p.longTerm)) grind();
   let best: Found | null = null;
   for (const r of results) if (!best || better(r, best)) best = r;
-  return { found: best, weightExceeded };
+  return { found: best, weightExceeded, tried };
 }
 
 /** AttemptSelection: each output class alone, the least waste; all classes together only if none alone can pay. */
@@ -112,18 +121,18 @@ function attempt(pool: Candidate[], coins: readonly SpendableCoin[], target: num
     if (!list) byClass.set(cls, (list = []));
     list.push(c);
   }
-  let best: Found | null = null;
+  let best: Outcome | null = null;
   let weightExceeded = false;
   for (const cls of CLASS_ORDER) {
     const sub = byClass.get(cls);
     if (!sub) continue;
     const o = choose(sub, target, changeTarget, p, maxSelWeight);
     weightExceeded ||= o.weightExceeded;
-    if (o.found && (!best || better(o.found, best))) best = o.found;
+    if (o.found && (!best?.found || better(o.found, best.found))) best = o;
   }
-  if (best || byClass.size <= 1) return { found: best, weightExceeded };
+  if (best || byClass.size <= 1) return { found: best?.found ?? null, weightExceeded, ...(best?.tried ? { tried: best.tried } : {}) };
   const o = choose(pool, target, changeTarget, p, maxSelWeight);
-  return { found: o.found, weightExceeded: weightExceeded || o.weightExceeded };
+  return { found: o.found, weightExceeded: weightExceeded || o.weightExceeded, ...(o.tried ? { tried: o.tried } : {}) };
 }
 
 function insufficient(coins: readonly SpendableCoin[], usable: readonly number[], statuses: readonly CoinStatus[], p: Params, what: string, uneconomic: readonly number[] = []): SpendError {
@@ -262,5 +271,6 @@ export function selectCoins(req: SelectRequest): CoinSelection {
   const f = outcome.found;
   const result = finalize(coins, f.picked, target, p, f.algo, f.waste);
   if (!result) throw new Error(`internal: a ${f.algo} selection does not cover its own fee`);
+  if (outcome.tried) result.considered = outcome.tried.map((t) => ({ algorithm: t.algo, waste: t.found ? BigInt(t.found.waste) : null, inputs: t.found?.picked.length ?? 0 }));
   return result;
 }

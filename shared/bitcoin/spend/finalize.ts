@@ -39,6 +39,11 @@ export interface CoinSelection {
   inputClasses: OutputClass[];
   /** Send max: spendable coins left out because spending them costs more than they hold. */
   leftBehind: string[];
+  /**
+   * Automatic selection: what each search run over the winning pool found (null: no selection),
+   * in the order they ran — the waste metric picked the least among those that found one.
+   */
+  considered?: Array<{ algorithm: SelectionAlgorithm; waste: bigint | null; inputs: number }>;
 }
 
 function describe(coins: readonly SpendableCoin[], picked: readonly Candidate[]): Pick<CoinSelection, 'inputs' | 'unconfirmed' | 'inputClasses'> {

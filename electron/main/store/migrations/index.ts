@@ -2,7 +2,8 @@
 // here in order; the database's `PRAGMA user_version` says which have run. Every pending step and the
 // user_version bump run in ONE transaction, so a failing step leaves the file exactly as it was.
 // Versions are multiples of 10 (10, 20, …); the numbers in between are for hotfix migrations.
-// Never edit a shipped step: add a new one.
+// Never edit a shipped step: add a new one. A step may also have work that cannot run inside a
+// transaction (VACUUM): its `afterCommit` runs once the transaction has committed, in order.
 import type { Database } from '../db';
 import updateToSchemaVersion10 from './0010-profiles';
 import updateToSchemaVersion20 from './0020-watch';
@@ -12,10 +13,16 @@ import updateToSchemaVersion50 from './0050-send';
 import updateToSchemaVersion60 from './0060-drafts';
 import updateToSchemaVersion70 from './0070-wallets';
 import updateToSchemaVersion80 from './0080-wallet-rescans';
+import updateToSchemaVersion90 from './0090-wallet-scope';
+import updateToSchemaVersion95 from './0095-wallet-history-cache';
+import updateToSchemaVersion98 from './0098-pending-coins';
+import updateToSchemaVersion100, { afterSchemaVersion100 } from './0100-redact-stored-errors';
 
 export interface SchemaVersion {
   readonly version: number;
   update(db: Database): void;
+  /** Runs after the transaction that applied the step committed (e.g. VACUUM); an error here is thrown from runMigrations. */
+  afterCommit?(db: Database): void;
 }
 
 export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
@@ -27,6 +34,10 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
   { version: 60, update: updateToSchemaVersion60 },
   { version: 70, update: updateToSchemaVersion70 },
   { version: 80, update: updateToSchemaVersion80 },
+  { version: 90, update: updateToSchemaVersion90 },
+  { version: 95, update: updateToSchemaVersion95 },
+  { version: 98, update: updateToSchemaVersion98 },
+  { version: 100, update: updateToSchemaVersion100, afterCommit: afterSchemaVersion100 },
 ];
 
 /** An older Spyglass opening a database written by a newer one: refuse rather than guess. */
@@ -83,7 +94,8 @@ export function assertNotFromFuture(db: Database, versions: readonly SchemaVersi
 
 /**
  * Applies every step of `versions` newer than the database's user_version (up to `upTo` when given,
- * for migration tests), then sets user_version to the last step applied, all in one transaction.
+ * for migration tests), then sets user_version to the last step applied, all in one transaction;
+ * then the applied steps' `afterCommit` work.
  */
 export function runMigrations(db: Database, versions: readonly SchemaVersion[] = SCHEMA_VERSIONS, options: { upTo?: number } = {}): MigrationResult {
   checkSchemaVersions(versions);
@@ -102,5 +114,6 @@ export function runMigrations(db: Database, versions: readonly SchemaVersion[] =
     // A pragma cannot take a bound parameter; the value is a checked safe integer.
     db.pragma(`user_version = ${last.version}`);
   })();
+  for (const step of pending) step.afterCommit?.(db);
   return { from, to: last.version, applied: pending.map((v) => v.version) };
 }

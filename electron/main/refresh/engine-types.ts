@@ -1,0 +1,111 @@
+// The refresh engine's public types (engine.ts): its options, progress events and result.
+import type { IndexClient } from '../blockindex/client';
+import type { Logger } from '../log';
+import type { RpcClient } from '../rpc/client';
+import type { SnapshotWriter } from './snapshot-writer';
+import type { DiffSummary, RefreshStep, Tip, WatchRepository } from '../store/watch';
+
+export type RefreshPhase = 'received' | 'addressinfo' | 'utxos' | 'write';
+
+export interface RefreshProgress {
+  phase: RefreshPhase;
+  done: number;
+  total: number;
+}
+
+export interface RefreshRunOptions {
+  signal?: AbortSignal;
+  onProgress?(p: RefreshProgress): void;
+}
+
+export interface RefreshResult {
+  snapshotId: number;
+  /** The good snapshot this one was compared with (and carried UTXOs from); null for the first. */
+  previousId: number | null;
+  status: 'ok' | 'partial';
+  /**
+   * True when the refresh found nothing changed and wrote no new snapshot: `snapshotId` is then the
+   * latest snapshot (= `previousId`), whose time, tips and confirmations were updated in place.
+   */
+  unchanged: boolean;
+  takenAt: string;
+  node: Tip;
+  index: Tip;
+  counts: {
+    /** Watched addresses in the snapshot (node + user). */
+    addresses: number;
+    nodeAddresses: number;
+    userAddresses: number;
+    /** getaddressinfo replies stored / refused by the node. */
+    infosFetched: number;
+    infoErrors: number;
+    /** Index address/utxo lookups made, and those the index refused for that address. */
+    utxoLookups: number;
+    utxoFailures: number;
+    /** Addresses whose UTXOs were copied from the previous snapshot. */
+    carriedForward: number;
+    /** UTXOs fetched in this refresh. */
+    utxosFetched: number;
+  };
+  /** The addresses looked up in the index, in the order they were queued. */
+  fetched: string[];
+  diff: DiffSummary;
+  /**
+   * How the node's unspent outputs were checked: asked (`listunspent`), taken from the latest
+   * snapshot because the wallet reported the same state (`reused`), or not at all (`off`).
+   */
+  spendCheck: 'listunspent' | 'reused' | 'off';
+  /** Milliseconds per step, and in all. */
+  timings: Record<RefreshStep | 'total', number>;
+}
+
+/** What the engine needs of the RPC client (RpcClient, or a counting wrapper in tests). */
+export type RefreshRpc = Pick<RpcClient, 'call' | 'batch'>;
+/** What the engine needs of the index client. */
+export type RefreshIndex = Pick<IndexClient, 'addressUtxo' | 'tip' | 'transaction' | 'genesisHash'>;
+
+export interface RefreshEngineOptions {
+  store: WatchRepository;
+  rpc: RefreshRpc;
+  index: RefreshIndex;
+  profileId: string;
+  /**
+   * The node wallet whose data the refresh reads and writes. Omitted: the wallet the profile names at
+   * each step — so pass it whenever the profile's wallet can be switched while a refresh runs.
+   */
+  wallet?: string;
+  /** Clock, ms since the epoch (default Date.now). */
+  now?: () => number;
+  log?: Logger;
+  /** getaddressinfo replies older than this are fetched again (default 24 h). */
+  infoMaxAgeMs?: number;
+  /** Good snapshots kept per profile (default 50). */
+  keepSnapshots?: number;
+  /** Ask the node (`listunspent`) which addresses' coins were spent (default true; see the top of the file). */
+  checkSpends?: boolean;
+  /** getaddressinfo calls per JSON-RPC batch (default 500). */
+  infoBatchSize?: number;
+  /** Index lookups handed to the index client at a time (default 64). */
+  lookupWindow?: number;
+  /**
+   * Called after a step that handled at least `releaseAfter` replies (default 2,000), and after a
+   * refresh of that many addresses, whose parsed replies are garbage from then on (default: a full
+   * V8 collection, electron/main/memory.ts; null: never).
+   */
+  releaseMemory?: (() => void) | null;
+  releaseAfter?: number;
+  /**
+   * Where a new snapshot is written (snapshot-writer.ts; the app: the import worker). Default: on
+   * `store`, in this thread.
+   */
+  writer?: SnapshotWriter;
+  /**
+   * How long the engine's loops run before the event loop gets a turn (slice.ts; default SLICE_MS);
+   * null: never (the bench's baseline).
+   */
+  sliceMs?: number | null;
+  /** Genesis hash of the chain, for the transaction cache (default: asked from the index once). */
+  genesisHash?: string;
+}
+
+export const DEFAULT_INFO_MAX_AGE_MS = 24 * 60 * 60 * 1000;

@@ -1,0 +1,46 @@
+// The jobs the import worker runs, by name, with their request and reply types: the one table both the
+// worker (import-worker.ts) and the inline runner use, so a job runs the same code on either side.
+import { AppError } from '../../../shared/errors';
+import type { AddAddressesResult } from '../../../shared/ipc/contract';
+import type { WalletPreview } from '../../../shared/ipc/wallet';
+import type { WalletDescription } from '../../../shared/wallet/index';
+import type { WatchRepository } from '../store/watch';
+import { walletParseJob, walletPreviewJob, type WalletParseRequest } from '../wallet/preview';
+import { addAddressesJob, labelImportJob, type AddAddressesRequest, type LabelImportReply, type LabelImportRequest } from './import-jobs';
+import { writeSnapshotJob, type SnapshotWriteReply, type SnapshotWriteRequest } from '../refresh/snapshot-writer';
+
+export interface ImportJobs {
+  labels: { request: LabelImportRequest; reply: LabelImportReply };
+  'add-addresses': { request: AddAddressesRequest; reply: AddAddressesResult };
+  'wallet-preview': { request: WalletParseRequest; reply: WalletPreview };
+  'wallet-parse': { request: WalletParseRequest; reply: WalletDescription };
+  /** A refresh's new snapshot (refresh/snapshot-writer.ts). */
+  'snapshot-write': { request: SnapshotWriteRequest; reply: SnapshotWriteReply };
+}
+export type ImportJobName = keyof ImportJobs;
+
+/**
+ * A message to the import worker: a job, or a slice of a long text that goes before its job (which
+ * then says `sliced`: its request's `text` is the slices joined, in order).
+ */
+export type ImportJobMessage = { id: number; job: ImportJobName; request: unknown; sliced?: boolean } | { id: number; slice: string };
+
+/** Runs `job`; `repo` is the writable repository of the app's SQLite file (null: only the jobs that need none run). */
+export function runImportJob(repo: WatchRepository | null, job: ImportJobName, request: unknown): unknown {
+  const store = (): WatchRepository => {
+    if (!repo) throw new AppError('internal', `The import job '${job}' needs the app's database, and this runner has none.`);
+    return repo;
+  };
+  switch (job) {
+    case 'labels':
+      return labelImportJob(store(), request as LabelImportRequest);
+    case 'add-addresses':
+      return addAddressesJob(store(), request as AddAddressesRequest);
+    case 'wallet-preview':
+      return walletPreviewJob(request as WalletParseRequest);
+    case 'wallet-parse':
+      return walletParseJob(request as WalletParseRequest);
+    case 'snapshot-write':
+      return writeSnapshotJob(store(), request as SnapshotWriteRequest);
+  }
+}

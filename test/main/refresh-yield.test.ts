@@ -1,0 +1,210 @@
+/**
+ * The refresh engine never holds the main thread for a whole refresh of a large watched set (issue
+ * #27): its loops over every address give the event loop a turn (refresh/slice.ts), and in the app the
+ * new snapshot is written by the import worker (refresh/snapshot-writer.ts) while this thread runs
+ * other work. Ordering assertions only: work scheduled during the refresh runs before the refresh
+ * ends — no timing threshold.
+ *
+ * Real parts: the devnet's node and index over loopback HTTP, a real SQLite file, the real import
+ * worker thread (from source, through tsx).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bech32 } from '@scure/base';
+import { startDevnet, type Devnet } from '../../devnet/index';
+import { RpcClient } from '../../electron/main/rpc/client';
+import { IndexClient } from '../../electron/main/blockindex/client';
+import { closeDatabase, openDatabase, type Database } from '../../electron/main/store/db';
+import { ProfileRepository } from '../../electron/main/store/profiles';
+import { WatchRepository, type NewSnapshot } from '../../electron/main/store/watch';
+import { RefreshEngine } from '../../electron/main/refresh/engine';
+import { Slicer } from '../../electron/main/refresh/slice';
+import { snapshotFromText, snapshotText } from '../../electron/main/refresh/snapshot-text';
+import { sourceImportWorkerScript, WorkerImportRunner } from '../../electron/main/watch/import-runner';
+import { silentLogger } from '../../electron/main/log';
+
+/** Watched by the user: synthetic regtest p2wpkh addresses nobody pays (the index answers no UTXOs). */
+const USER_ADDRESSES = 3_000;
+
+function address(i: number): string {
+  const program = new Uint8Array(20);
+  new DataView(program.buffer).setUint32(0, i);
+  program[19] = 0xa5;
+  return bech32.encode('bcrt', [0, ...bech32.toWords(program)]);
+}
+
+let devnet: Devnet;
+let dir: string;
+let dbFile: string;
+let db: Database;
+let store: WatchRepository;
+let profileId: string;
+let rpc: RpcClient;
+let index: IndexClient;
+let runner: WorkerImportRunner;
+
+beforeAll(async () => {
+  devnet = await startDevnet({ scenario: 'demo' });
+  dir = mkdtempSync(join(tmpdir(), 'spyglass-refresh-yield-'));
+  dbFile = join(dir, 'spyglass.sqlite');
+  db = openDatabase(dbFile);
+  store = new WatchRepository(db);
+  profileId = new ProfileRepository(db).create(
+    { name: 'demo', nodeUrl: devnet.rpcUrl, auth: 'password', rpcUser: devnet.auth.user, cookiePath: '', wallet: 'watch', indexUrl: devnet.indexUrl },
+    { passwordStorage: 'session' },
+  ).id;
+  store.addAddresses(profileId, Array.from({ length: USER_ADDRESSES }, (_, i) => address(i)));
+  rpc = new RpcClient({ url: devnet.rpcUrl, auth: devnet.auth, wallet: 'watch' });
+  index = new IndexClient({ url: devnet.indexUrl, baseDelayMs: 5 });
+  runner = new WorkerImportRunner(sourceImportWorkerScript(), dbFile, silentLogger);
+});
+
+afterAll(async () => {
+  await runner?.close();
+  rpc?.close();
+  index?.close();
+  await devnet?.close();
+  if (db) closeDatabase(db);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Slicer', () => {
+  /** Runs a loop of `n` ticks; whether a setImmediate scheduled before it ran before the loop ended. */
+  async function otherWorkRanDuringLoop(slicer: Slicer, n: number): Promise<boolean> {
+    let ran = false;
+    setImmediate(() => (ran = true));
+    let seenInside = false;
+    for (let i = 0; i < n; i++) {
+      await slicer.tick();
+      if (ran) seenInside = true;
+    }
+    await new Promise((r) => setImmediate(r)); // let it run now in any case
+    return seenInside;
+  }
+
+  it('gives the event loop a turn inside a long loop once its slice has run (slice 0 ms: at the first clock check)', async () => {
+    expect(await otherWorkRanDuringLoop(new Slicer(0), 1_000)).toBe(true);
+  });
+
+  it('with no slice (null, the bench baseline) the loop runs through: other work waits for its end', async () => {
+    expect(await otherWorkRanDuringLoop(new Slicer(null), 1_000)).toBe(false);
+  });
+});
+
+describe('the snapshot as text (for the import worker)', () => {
+  it('reads back exactly, bigint amounts and an info given as a value included', async () => {
+    const s: NewSnapshot = {
+      takenAt: '2026-11-28T10:00:00.000Z',
+      node: { height: 7, hash: 'a'.repeat(64) },
+      index: { height: 6, hash: 'b'.repeat(64) },
+      previousId: 3,
+      received: [
+        {
+          address: address(1),
+          amountSats: 2_100_000_000_000_000n,
+          confirmations: 2,
+          txids: ['c'.repeat(64)],
+          nodeLabel: 'label "quoted" ☃',
+          nodeUnspent: { hash: 'd'.repeat(64), sats: 9_007_199_254_740_993n, count: 1, pending: [{ txid: 'e'.repeat(64), vout: 1, amountSats: 546n, safe: true }] },
+        },
+        { address: address(2), amountSats: 0n, confirmations: 0, txids: [], nodeLabel: '', nodeUnspent: null },
+      ],
+      addresses: [
+        { address: address(1), source: 'node', state: 'fetched', utxos: [{ txid: 'f'.repeat(64), vout: 0, amountSats: 1n, height: null }] },
+        { address: address(2), source: 'node', state: 'carried' },
+        { address: address(3), source: 'user', state: 'failed', errorCode: 'index.invalid' },
+      ],
+      infos: [
+        { address: address(1), infoJson: '{"ismine":false,"$n":"1","t":"a\\tb"}' },
+        { address: address(2), infoJson: '{\n  "pretty": true\n}' },
+        { address: address(3), info: { $n: '5' } },
+      ],
+      walletState: 'watch:3:' + '0'.repeat(64),
+    };
+    // Slice 0: a turn after every chunk, as a big snapshot gets.
+    const back = snapshotFromText(await snapshotText(s, new Slicer(0)));
+    expect(back).toEqual({ ...s, infos: [s.infos![0], { address: address(2), infoJson: '{"pretty":true}' }, { address: address(3), infoJson: '{"$n":"5"}' }] });
+  });
+});
+
+describe('a refresh of a large watched set', () => {
+  it('lets other work run while it builds and writes the snapshot (written by the import worker), and writes every address', async () => {
+    const events: string[] = [];
+    let scheduled = 0;
+    const engine = new RefreshEngine({
+      store,
+      rpc,
+      index,
+      profileId,
+      wallet: 'watch',
+      log: silentLogger,
+      releaseMemory: null,
+      writer: async (r) => {
+        // Scheduled as the write starts: it must run while the worker writes, not after.
+        setImmediate(() => events.push('other work during the write'));
+        const reply = await runner.run('snapshot-write', r);
+        events.push('written');
+        return reply;
+      },
+    });
+    const result = await engine.run({
+      onProgress: (p) => {
+        if (p.phase === 'write' && p.done === 0) {
+          scheduled++;
+          setTimeout(() => events.push('timer set as the write step began'), 0);
+        }
+        if (p.phase === 'write' && p.done === 1) events.push('write step ended');
+      },
+    });
+    events.push('refresh ended');
+    expect(scheduled).toBe(1);
+    // Each piece of other work ran before the write it was scheduled during had ended.
+    const at = (e: string): number => events.indexOf(e);
+    expect(events).toHaveLength(5);
+    expect(at('timer set as the write step began')).toBeGreaterThanOrEqual(0);
+    expect(at('timer set as the write step began')).toBeLessThan(at('written'));
+    expect(at('other work during the write')).toBeGreaterThanOrEqual(0);
+    expect(at('other work during the write')).toBeLessThan(at('written'));
+    expect(events.slice(-3)).toEqual(['written', 'write step ended', 'refresh ended']);
+
+    // What the worker wrote is the whole snapshot, read back on this thread's connection.
+    expect(result.unchanged).toBe(false);
+    expect(result.counts.userAddresses).toBe(USER_ADDRESSES);
+    expect(result.counts.utxoLookups).toBe(result.counts.addresses);
+    const snap = store.latestSnapshot(profileId)!;
+    expect(snap.id).toBe(result.snapshotId);
+    expect(snap.addressCount).toBe(result.counts.addresses);
+    const rows = store.balances(profileId, snap.id);
+    expect(rows.length).toBe(result.counts.addresses);
+    expect(rows.filter((r) => r.source === 'user').length).toBe(USER_ADDRESSES);
+    expect(store.infoFetchedAt(profileId).size).toBe(result.counts.infosFetched);
+    // The diff the worker counted: the demo wallet's coins are all new against nothing.
+    expect(result.diff.newUtxos).toBe(snap.utxoCount);
+    expect(result.diff.newSats).toBe(snap.balanceSats);
+  });
+
+  it('a second refresh through the worker finds nothing changed and writes no snapshot', async () => {
+    const written: number[] = [];
+    const engine = new RefreshEngine({
+      store,
+      rpc,
+      index,
+      profileId,
+      wallet: 'watch',
+      log: silentLogger,
+      releaseMemory: null,
+      writer: async (r) => {
+        const reply = await runner.run('snapshot-write', r);
+        written.push(reply.snapshotId);
+        return reply;
+      },
+    });
+    const before = store.latestSnapshot(profileId)!.id;
+    const result = await engine.run();
+    expect(result.unchanged).toBe(true);
+    expect(result.snapshotId).toBe(before);
+    expect(written).toEqual([]);
+  });
+});
