@@ -48,7 +48,7 @@ describe.skipIf(skip !== null)(`Welcome follows a new profile, not over a page a
     const active = await rig.web.app.dispatch('profiles:activate', { id: (saved.value as { profile: { id: string } }).profile.id });
     if (!active.ok) throw new Error(active.error.message);
     // The page has the connected state (the harness records every connection:changed event it gets).
-    await page.waitForFunction(() => ((window as unknown as { __events?: string[] }).__events ?? []).some((e) => e.includes('"connected"')));
+    await page.waitForFunction(`(window.__events || []).some((e) => e.includes('"connected"'))`);
     // Welcome is still what is shown: the asked-for page is still loading.
     expect(await page.getByTestId('welcome').isVisible()).toBe(true);
 
