@@ -12,7 +12,7 @@ import { deriveAddresses } from '../shared/bitcoin/descriptor';
 import { NETWORKS, type Network } from '../shared/bitcoin/networks';
 import { CORE_LATEST, parseCoreVersion, type CoreVersion } from '../shared/bitcoin/psbt/generation';
 import { jsonString } from '../shared/json';
-import { Fatal, MIB, NETWORK_ALIASES, runBatch } from './psbt-io';
+import { Fatal, MIB, networkOf, runBatch, UsageError, usageExit } from './psbt-io';
 
 export const DERIVE_HELP = `derive --network NET --batch <FILE|->
   Bitcoin Core's deriveaddresses, offline. Each line is a JSON object
@@ -46,7 +46,6 @@ export function deriveLine(text: string, network: Network, coreVersion: CoreVers
   }
 }
 
-class UsageError extends Error {}
 
 interface DeriveOptions {
   network: Network;
@@ -66,10 +65,7 @@ function parseDeriveArgs(argv: string[]): DeriveOptions {
       return v;
     };
     if (a === '--network' || a === '--chain') {
-      const name = value();
-      const chain = NETWORK_ALIASES[name.toLowerCase()];
-      if (!chain) throw new UsageError(`${a}: unknown network '${name}' (main, test, testnet4, signet, regtest)`);
-      network = NETWORKS[chain];
+      network = networkOf(value(), a);
     } else if (a === '--core-version') {
       const v = value();
       const parsed = parseCoreVersion(v);
@@ -91,11 +87,7 @@ export async function runDeriveCommand(argv: string[]): Promise<number> {
   try {
     o = parseDeriveArgs(argv);
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`error: ${e.message}\n(npm run psbt -- --help for usage)\n`);
-      return 2;
-    }
-    throw e;
+    return usageExit(e);
   }
   try {
     await runBatch(o.batch, 16 * MIB, {

@@ -5,7 +5,7 @@
  */
 import { createReadStream, openSync, readSync, closeSync, fstatSync, type Stats } from 'node:fs';
 import { once } from 'node:events';
-import type { Network } from '../shared/bitcoin/networks';
+import { NETWORKS, type Network } from '../shared/bitcoin/networks';
 
 export const MIB = 1024 * 1024;
 
@@ -281,3 +281,20 @@ export const NETWORK_ALIASES: Record<string, Network['chain']> = {
   signet: 'signet',
   regtest: 'regtest',
 };
+
+/** Bad usage of a command: printed with a pointer to --help, exit code 2. */
+export class UsageError extends Error {}
+
+/** The network a `--network`/`--chain` value names; a UsageError naming the flag when it names none. */
+export function networkOf(name: string, flag: string): Network {
+  const chain = NETWORK_ALIASES[name.toLowerCase()];
+  if (!chain) throw new UsageError(`${flag}: unknown network '${name}' (main, test, testnet4, signet, regtest)`);
+  return NETWORKS[chain];
+}
+
+/** A UsageError caught while reading the arguments: printed, exit code 2. Anything else is thrown on. */
+export function usageExit(e: unknown): number {
+  if (!(e instanceof UsageError)) throw e;
+  process.stderr.write(`error: ${e.message}\n(npm run psbt -- --help for usage)\n`);
+  return 2;
+}

@@ -20,7 +20,7 @@ import {
 } from '../shared/bitcoin/psbt';
 import { NETWORKS, type Network } from '../shared/bitcoin/networks';
 import { jsonString, writeJson } from '../shared/json';
-import { Fatal, lineSource, MIB, NETWORK_ALIASES, out, readSource, runBatch, toBase64 } from './psbt-io';
+import { Fatal, lineSource, MIB, NETWORK_ALIASES, networkOf, out, readSource, runBatch, toBase64, UsageError, usageExit } from './psbt-io';
 
 export const ROLE_COMMANDS: ReadonlySet<string> = new Set(['fill', 'combine', 'finalize', 'analyze', 'verify']);
 
@@ -59,7 +59,6 @@ verify
      "sighash":1,"status":"invalid","reason":"…"}]}
   Single PSBT: exit code 1 when a signature is invalid or cannot be checked.`;
 
-class UsageError extends Error {}
 
 interface RoleOptions {
   command: string;
@@ -73,11 +72,6 @@ interface RoleOptions {
 }
 
 
-function networkOf(name: string, flag: string): Network {
-  const chain = NETWORK_ALIASES[name.toLowerCase()];
-  if (!chain) throw new UsageError(`${flag}: unknown network '${name}' (main, test, testnet4, signet, regtest)`);
-  return NETWORKS[chain];
-}
 
 export function parseRoleArgs(argv: string[]): RoleOptions {
   const [command, ...rest] = argv;
@@ -202,11 +196,7 @@ export async function runRoleCommand(argv: string[]): Promise<number> {
   try {
     o = parseRoleArgs(argv);
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`error: ${e.message}\n(npm run psbt -- --help for usage)\n`);
-      return 2;
-    }
-    throw e;
+    return usageExit(e);
   }
   try {
     if (o.batch !== undefined) {

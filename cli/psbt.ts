@@ -23,7 +23,7 @@ import {
 import { NETWORKS, type Network } from '../shared/bitcoin/networks';
 import { hexReversed, serializeTx, sha256d } from '../shared/bitcoin/tx';
 import { jsonString } from '../shared/json';
-import { Fatal, MIB, NETWORK_ALIASES, lineSource, out, readSource, runBatch, toBase64, type PsbtSource } from './psbt-io';
+import { Fatal, MIB, UsageError, lineSource, networkOf, out, readSource, runBatch, toBase64, usageExit, type PsbtSource } from './psbt-io';
 import { summarize, type UnsignedTxFacts } from './psbt-summary';
 import { ROLE_COMMANDS, ROLES_HELP, runRoleCommand } from './psbt-roles';
 import { DERIVE_HELP, runDeriveCommand } from './psbt-derive';
@@ -91,7 +91,6 @@ ${DERIVE_HELP}
 In scripts use \`npm run -s psbt -- …\` (or \`npx tsx cli/psbt.ts …\`): without -s, npm prints its
 own banner on stdout before the output.`;
 
-class UsageError extends Error {}
 
 interface Options {
   command: 'decode' | 'convert' | 'help';
@@ -126,10 +125,7 @@ export function parseArgs(argv: string[]): Options {
     if (a === '--json') o.json = true;
     else if (a === '--batch') batch = value(i++, a);
     else if (a === '--network' || a === '--chain') {
-      const v = value(i++, a);
-      const chain = NETWORK_ALIASES[v.toLowerCase()];
-      if (!chain) throw new UsageError(`${a}: unknown network '${v}' (main, test, testnet4, signet, regtest)`);
-      o.network = NETWORKS[chain];
+      o.network = networkOf(value(i++, a), a);
       networkGiven = true;
     } else if (a === '--core-version') {
       const v = value(i++, a);
@@ -245,11 +241,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     o = parseArgs(argv);
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`error: ${e.message}\n(npm run psbt -- --help for usage)\n`);
-      return 2;
-    }
-    throw e;
+    return usageExit(e);
   }
   if (o.command === 'help') {
     await out(HELP + '\n');

@@ -2,8 +2,7 @@
  * Descriptor helpers: byte utilities, HD path printing and Core's span parsing (script/parsing.cpp:
  * Const, Func, Expr). Split out of shared/bitcoin/descriptor.ts.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { ripemd160 } from '@noble/hashes/legacy.js';
+import { concatBytes as concat, hash160 } from '../psbt/edit';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 
 export const HARDENED = 0x80000000;
@@ -13,21 +12,8 @@ export const MAX_SCRIPT_ELEMENT_SIZE = 520;
 // Small helpers
 // ---------------------------------------------------------------------------------------------
 
-export function hash160(b: Uint8Array): Uint8Array {
-  return ripemd160(sha256(b));
-}
-
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
+// The byte helpers of the PSBT code, one copy for both.
+export { concat, hash160 };
 
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
