@@ -136,6 +136,13 @@ export function createApp(opts: AppOptions): SpyglassApp {
       return { feeRateSatVb: a.feeRateWarnSatVb, feePercent: a.feePercentWarn };
     },
     runner,
+    walletDescriptors: (pid) => {
+      // the wallet's descriptors as imported here, and as the node listed them for Send
+      const wallet = profiles.get(pid)?.wallet ?? '';
+      const stored = new WalletRepository(db).get(pid, wallet)?.description;
+      const listed = new SendStore(db).facts(pid, wallet)?.facts.descriptors.map((d) => d.desc) ?? [];
+      return [...(stored ? [stored.external, ...(stored.internal ? [stored.internal] : [])] : []), ...listed];
+    },
   });
   const uris = new UriInbox(() => services.emit('uri:opened', {}));
   const monitor = new ChainMonitor({ services, watch, log }, opts.pollMs === undefined ? pollIntervalOf(settings.app()) : opts.pollMs);

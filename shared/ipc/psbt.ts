@@ -2,6 +2,7 @@
 // decimal strings of satoshis ("12345"), like shared/ipc/watch.ts; the analysis behind them is
 // shared/bitcoin/psbt-review.ts (bigint inside).
 import type { OutputKind, PsbtWarningCode, UtxoPresence, WarningSeverity } from '../bitcoin/psbt-review';
+import type { InputPaths } from '../bitcoin/psbt/review-paths';
 
 export type { OutputKind, PsbtWarningCode, UtxoPresence, WarningSeverity } from '../bitcoin/psbt-review';
 
@@ -71,6 +72,8 @@ export interface PsbtInputView {
   finalized: boolean;
   /** The label of the spent output (or of its address), when there is one. */
   label: string | null;
+  /** The wallet's spending paths for this coin: each path's keys that signed and those missing (null: not a coin of the wallet's descriptors). */
+  paths: InputPaths | null;
 }
 
 export interface PsbtOutputView {

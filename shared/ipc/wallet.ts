@@ -9,6 +9,24 @@ export interface WalletPreviewKey {
   label: string | null;
 }
 
+/** A wallet's spending policy: in words, each key's fingerprint, each path (shared/wallet/policy-view.ts). */
+export interface WalletPolicyView {
+  /** "Key A, or key B after 10 blocks (~1 h 40 min)". */
+  words: string;
+  /** tr(): whether the key path can be spent; 'none' for other descriptors. */
+  keyPath: 'none' | 'spendable' | 'unspendable';
+  keys: Array<{ name: string; fingerprint: string; originPath: string | null }>;
+  paths: Array<{
+    id: string;
+    kind: 'key-path' | 'script';
+    words: string;
+    /** older(N): blocks, or seconds (512-second units × 512). */
+    older: { value: number; unit: 'blocks' | 'seconds'; amount: number } | null;
+    /** after(N): a height or a Unix time. */
+    after: { value: number; unit: 'height' | 'time' } | null;
+  }>;
+}
+
 /** What an import will create, before anything is sent to the node. */
 export interface WalletPreview {
   format: string;
@@ -30,6 +48,8 @@ export interface WalletPreview {
   firstAddresses: Array<{ index: number; address: string; path: string | null }>;
   /** The first change address (null: the wallet has no change branch), to compare with the signer's screen too. */
   firstChangeAddress: { address: string; path: string | null } | null;
+  /** Who can spend, in words, with each key's fingerprint (null: the descriptor has no policy to show). */
+  policy: WalletPolicyView | null;
 }
 
 export interface WalletScanProgress {
@@ -69,6 +89,8 @@ export interface ReceiveAddressView {
    * scanning before it and miss a payment to it.
    */
   gap: { unusedInARow: number; limit: number; lastUsedIndex: number | null };
+  /** The wallet's spending policy (from its receive descriptor; null when no descriptor is known). */
+  policy: WalletPolicyView | null;
 }
 
 /** What saving a label typed on Receive did: always saved here; on the node when it was reachable. */

@@ -104,6 +104,7 @@ function reply(over: Partial<PsbtReviewReply> = {}, warnings: PsbtWarningView[] 
           signatures: { present: 0, required: 1, total: 1 },
           finalized: false,
           label: null,
+          paths: null,
         },
       ],
       outputs: [

@@ -15,6 +15,7 @@ import type { ProfileRepository } from '../store/profiles';
 import { psbtUrSequence, type PsbtUrSequence } from './ur';
 import { corePsbtError, refuseRawTx } from './answer';
 import { parseTx, serializeTx } from '../../../shared/bitcoin/tx';
+import { parseDescriptor, type Descriptor } from '../../../shared/bitcoin/descriptor';
 import type { DraftStore } from '../send/drafts-store';
 import type { WatchRepository } from '../store/watch';
 
@@ -55,9 +56,24 @@ export interface ReviewRequest {
   offline: boolean;
   now: number;
   thresholds?: Partial<ReviewThresholds>;
+  /** The wallet's descriptors (stored at its import, and the node's listdescriptors Send last saw): each input they pay gets its spending paths. */
+  descriptors?: string[];
 }
 
 const s = (v: bigint): string => v.toString();
+
+/** The single-branch descriptors of `texts` on `net`, each once (one that does not parse is left out: it names no paths). */
+function walletDescriptorsOf(texts: readonly string[], net: Network): Descriptor[] {
+  const out = new Map<string, Descriptor>();
+  for (const t of texts) {
+    try {
+      for (const d of parseDescriptor(t, net).expandMultipath()) out.set(d.toString(), d);
+    } catch {
+      // not this network's, or not a descriptor: no paths from it
+    }
+  }
+  return [...out.values()];
+}
 
 function hasNwuMismatch(p: ReviewPsbt): boolean {
   return p.inputs.some((i) => i.nonWitnessUtxo !== undefined && i.nonWitnessUtxo.txid !== i.prevTxid);
@@ -155,6 +171,7 @@ function toWire(r: PsbtReview): PsbtReviewView {
       signatures: i.signatures,
       finalized: i.finalized,
       label: i.label,
+      paths: i.paths ?? null,
     })),
     outputs: r.outputs.map((o) => ({
       index: o.index,
@@ -241,6 +258,7 @@ export function reviewJob(store: JobStore, req: ReviewRequest): PsbtReviewReply 
     ...(req.nodeTip ? { medianTime: req.nodeTip.mediantime } : {}),
     now: req.now,
     ...(req.thresholds ? { thresholds: req.thresholds } : {}),
+    descriptors: walletDescriptorsOf(req.descriptors ?? [], net),
   });
 
   const all = toWire(review);

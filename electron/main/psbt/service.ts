@@ -27,6 +27,8 @@ export interface PsbtServiceDeps {
   now?: () => number;
   /** The fee warnings' limits (the settings), read at each review. */
   thresholds?: Partial<ReviewThresholds> | (() => Partial<ReviewThresholds>);
+  /** The active wallet's descriptors of a profile (the review names each input's spending paths from them). */
+  walletDescriptors?: (profileId: string) => string[];
 }
 
 /** How long the review waits for the node's tip and median time before going on without them. */
@@ -80,7 +82,23 @@ export class PsbtService {
       offline: this.deps.services.connectionState().state !== 'connected',
       now: this.deps.now?.() ?? Math.floor(Date.now() / 1000),
       ...(this.deps.thresholds ? { thresholds: typeof this.deps.thresholds === 'function' ? this.deps.thresholds() : this.deps.thresholds } : {}),
+      descriptors: await this.#walletDescriptors(conn),
     };
+  }
+
+  /** The wallet's descriptors: the node's (listdescriptors) when it answers, and those kept here. */
+  async #walletDescriptors(conn: ActiveConnection | null): Promise<string[]> {
+    const pid = this.profileId();
+    const kept = pid && this.deps.walletDescriptors ? this.deps.walletDescriptors(pid) : [];
+    if (!conn || !conn.report.node.wallet) return kept;
+    try {
+      const r = await conn.rpc.call<{ descriptors?: Array<{ desc?: unknown }> }>('listdescriptors', [], { timeoutMs: TIP_TIMEOUT_MS });
+      const listed = (r?.descriptors ?? []).flatMap((d) => (typeof d.desc === 'string' ? [d.desc] : []));
+      return [...listed, ...kept];
+    } catch (e) {
+      this.deps.log.warn(`psbt: the wallet's descriptors from the node failed: ${toIpcError(e).code}`);
+      return kept;
+    }
   }
 
   async review(text: string, encoding: PsbtEncoding = 'auto'): Promise<PsbtReviewReply> {

@@ -3,6 +3,7 @@
 // file takes seconds to parse and must not block the main process) or inline.
 import type { WalletPreview } from '../../../shared/ipc/wallet';
 import { FORMAT_NAMES, SCRIPT_TYPE_NAMES, WalletAddresses, importWallet, type ImportOptions, type WalletDescription } from '../../../shared/wallet/index';
+import { walletPolicyView } from '../../../shared/wallet/policy-view';
 import { networkNamed } from '../watch/import-jobs';
 
 export type WalletParseRequest = ImportOptions & { text: string; chain: string };
@@ -36,5 +37,6 @@ export function walletPreviewJob(req: WalletParseRequest): WalletPreview {
     birthdayTime: w.birthday?.kind === 'time' ? w.birthday.time : null,
     firstAddresses,
     firstChangeAddress: change ? { address: change.address, path: change.keys[0]?.path ?? null } : null,
+    policy: walletPolicyView(w.external, networkNamed(req.chain)),
   };
 }

@@ -15,6 +15,8 @@
 import { AppError, isAppError } from '../../../shared/errors';
 import type { ReceiveAddressView, ReceiveLabelResult } from '../../../shared/ipc/wallet';
 import { WalletAddresses, type WalletDescription } from '../../../shared/wallet/index';
+import { walletPolicyView } from '../../../shared/wallet/policy-view';
+import { networkNamed } from '../watch/import-jobs';
 import type { ActiveConnection, Services } from '../services';
 import type { ProfileRepository } from '../store/profiles';
 import type { WalletRepository } from '../store/wallets';
@@ -86,11 +88,20 @@ class ReceiveLocal {
   }
 }
 
-type AddressInfo = { ismine?: boolean; ischange?: boolean; desc?: string; hdkeypath?: string; hdmasterfingerprint?: string; labels?: unknown[] };
+type AddressInfo = { ismine?: boolean; ischange?: boolean; desc?: string; parent_desc?: string; hdkeypath?: string; hdmasterfingerprint?: string; labels?: unknown[] };
 
 const yieldLoop = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The receive index a getaddressinfo reply names: its hdkeypath, else the first key origin of its desc (multisig). */
+/** The wallet's spending policy from a descriptor; null (and nothing else) when it cannot be read. */
+function policyOf(descriptor: string, chain: string): ReceiveAddressView['policy'] {
+  try {
+    return walletPolicyView(descriptor, networkNamed(chain));
+  } catch {
+    return null;
+  }
+}
+
 function indexFromInfo(info: AddressInfo): number | null {
   const path = info.hdkeypath ?? /\[[0-9a-fA-F]{8}((?:\/\d+[hH']?)+)\]/.exec(info.desc ?? '')?.[1] ?? null;
   if (!path) return null;
@@ -193,6 +204,7 @@ export class ReceiveService {
       label: local ?? nodeLabel ?? '',
       source: 'node',
       gap: { unusedInARow: index - lastUsed, limit: GAP_LIMIT, lastUsedIndex: lastUsed < 0 ? null : lastUsed },
+      policy: policyOf(stored.description.external, stored.description.network),
     };
   }
 
@@ -272,6 +284,7 @@ export class ReceiveService {
       label: this.#local.label(profile.id, d.address) ?? '',
       source: 'offline',
       gap: { unusedInARow: index - lastUsed, limit: GAP_LIMIT, lastUsedIndex: lastUsed < 0 ? null : lastUsed },
+      policy: policyOf(stored.description.external, stored.description.network),
     };
   }
 
@@ -301,6 +314,8 @@ export class ReceiveService {
       label: local ?? nodeLabel ?? '',
       source: 'node',
       gap: { unusedInARow: inARow, limit: GAP_LIMIT, lastUsedIndex: null },
+      // the node's own descriptor of the address's wallet (Core 22+), when it says
+      policy: info.parent_desc ? policyOf(info.parent_desc, conn.report.node.chain) : null,
     };
   }
 

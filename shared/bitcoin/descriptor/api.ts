@@ -47,6 +47,11 @@ export class Descriptor {
     return this.node.t === 'tr' && this.node.leaves.length > 0;
   }
 
+  /** @internal The parsed tree, read-only (shared/bitcoin/miniscript/policy.ts walks it). */
+  tree(): Node {
+    return this.node;
+  }
+
   /** True for addr()/raw(). */
   isAddrOrRaw(): boolean {
     return this.node.t === 'addr' || this.node.t === 'raw';

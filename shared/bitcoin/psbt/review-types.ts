@@ -3,6 +3,8 @@
  * codes, as data; and what it is given besides the PSBT (the wallet's knowledge, thresholds).
  * Amounts are bigint satoshis; rates and percentages are decimal strings.
  */
+import type { Descriptor } from '../descriptor';
+import type { InputPaths } from './review-paths';
 import type { Network } from '../networks';
 
 export type WarningSeverity = 'danger' | 'warning' | 'info';
@@ -60,6 +62,8 @@ export interface PsbtReviewInput {
   finalized: boolean;
   /** Filled by the caller (labels are not the analysis's business). */
   label: string | null;
+  /** The spending paths of the input's coin, who signed and who is missing (only with ReviewContext.descriptors; null: none of them pays it). */
+  paths?: InputPaths | null;
 }
 
 export type OutputKind = 'change' | 'external' | 'op_return';
@@ -149,5 +153,7 @@ export interface ReviewContext {
   /** This computer's clock (unix seconds), used for time locktimes when the median time is unknown. */
   now?: number;
   thresholds?: Partial<ReviewThresholds>;
+  /** The wallet's single-branch descriptors: each input they pay gets its spending paths (review-paths.ts). */
+  descriptors?: Descriptor[];
 }
 

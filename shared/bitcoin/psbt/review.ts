@@ -43,6 +43,7 @@ import {
   type ReviewThresholds,
   type WarningSeverity,
 } from './review-types';
+import { reviewInputPaths } from './review-paths';
 import { reviewFieldWarnings, reviewLocktimeWarnings, sats, satsBtc, shortList, type Warn } from './review-warnings';
 import type { Psbt } from './types';
 
@@ -208,6 +209,8 @@ export function reviewPsbt(decoded: ReviewPsbt, ctx: ReviewContext): PsbtReview 
       );
     }
   }
+  // The spending paths of each input the wallet's descriptors pay: who signed, who is missing.
+  if (ctx.descriptors) reviewInputPaths(decoded, ctx.descriptors).forEach((paths, i) => (inputs[i]!.paths = paths));
 
   // ——— outputs ———
   const outputs: PsbtReviewOutput[] = [];
