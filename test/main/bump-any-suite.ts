@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SpyglassApp } from '../../electron/main/app';
 import type { BumpOptionsView } from '../../shared/ipc/bump';
 import type { BroadcastReply, DraftView, ImportReply, PreflightView } from '../../shared/ipc/send';
-import { dispatchOk } from '../support/app';
+import { connectNode, dispatchOk } from '../support/app';
 import { signPsbtBase64 } from '../support/signer';
 import { makeSendWallets, type SendNode, type SendWallets } from './send-setup';
 
@@ -63,12 +63,7 @@ export function defineBumpAnySuite(start: () => Promise<SendNode>): void {
     n = await start();
     w = await makeSendWallets(n, suffix);
     app = createApp({ dataDir: dir, info: { version: 'test', platform: process.platform, bridge: true }, secretBackend: null, psbtWorker: 'inline' });
-    const saved = await dispatchOk<{ profile: { id: string } }>(app, 'profiles:save', {
-      profile: { name: 'Node', nodeUrl: n.rpcUrl, auth: 'password', rpcUser: n.user, wallet: w.watch, indexUrl: n.indexUrl },
-      password: n.password,
-      remember: 'session',
-    });
-    expect((await dispatchOk<{ state: string }>(app, 'profiles:activate', { id: saved.profile.id })).state).toBe('connected');
+    expect((await connectNode(app, n, w.watch)).state).toBe('connected');
   }, 300_000);
   afterAll(async () => {
     await app?.close();

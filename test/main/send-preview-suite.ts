@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { HDKey } from '@scure/bip32';
 import { createApp, type SpyglassApp } from '../../electron/main/app';
 import type { BroadcastReply, DraftView, SendCreateReply, SendForm, SendPreviewReply, SendPreviewView } from '../../shared/ipc/send';
-import { dispatchOk } from '../support/app';
+import { connectNode, dispatchOk } from '../support/app';
 import type { PayerNode } from '../support/payer-node';
 import { masters, REGTEST_VERSIONS, signPsbtBase64, xprvsOf } from '../support/signer';
 
@@ -64,12 +64,7 @@ export function definePreviewSuite(start: () => Promise<PayerNode>): void {
     await n.mine(1);
     payTo = await n.rpc.call<string>('getnewaddress', ['', 'bech32'], n.payer);
     app = createApp({ dataDir: dir, info: { version: 'test', platform: process.platform, bridge: true }, secretBackend: null, psbtWorker: 'inline' });
-    const saved = await dispatchOk<{ profile: { id: string } }>(app, 'profiles:save', {
-      profile: { name: 'Node', nodeUrl: n.rpcUrl, auth: 'password', rpcUser: n.user, wallet: watch, indexUrl: n.indexUrl },
-      password: n.password,
-      remember: 'session',
-    });
-    expect((await dispatchOk<{ state: string }>(app, 'profiles:activate', { id: saved.profile.id })).state).toBe('connected');
+    expect((await connectNode(app, n, watch)).state).toBe('connected');
   }, 300_000);
   afterAll(async () => {
     await app?.close();

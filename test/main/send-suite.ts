@@ -17,7 +17,7 @@ import * as btc from '@scure/btc-signer';
 import { createApp, type SpyglassApp } from '../../electron/main/app';
 import { convertPsbtBase64 } from '../../shared/bitcoin/psbt';
 import type { BroadcastReply, DraftView, ImportReply, PreflightView, SendContextView, SendCreateReply, SendForm } from '../../shared/ipc/send';
-import { dispatchOk } from '../support/app';
+import { connectNode, dispatchOk } from '../support/app';
 import { signPsbtBase64 } from '../support/signer';
 import { makeSendWallets, type SendNode, type SendWallets } from './send-setup';
 
@@ -37,8 +37,7 @@ export function defineSendSuite(start: () => Promise<SendNode>): void {
   };
   const create = (form: SendForm) => dispatchOk<SendCreateReply>(app, 'send:create', { form });
   const useWallet = async (wallet: string) => {
-    await dispatchOk(app, 'profiles:save', { id: profileId, profile: { name: 'Node', nodeUrl: n.rpcUrl, auth: 'password', rpcUser: n.user, wallet, indexUrl: n.indexUrl } });
-    expect((await dispatchOk<{ state: string }>(app, 'profiles:activate', { id: profileId })).state).toBe('connected');
+    expect((await connectNode(app, n, wallet, profileId)).state).toBe('connected');
   };
   const signedBy = async (d: DraftView, keys: SendWallets['hotKeys'], version: 0 | 2 = 0) => {
     const exported = await dispatchOk<{ base64: string; version: number }>(app, 'drafts:export', { id: d.id, version });
@@ -62,13 +61,9 @@ export function defineSendSuite(start: () => Promise<SendNode>): void {
     w = await makeSendWallets(n, suffix);
     payTo = await n.rpc.call<string>('getnewaddress', ['', 'bech32'], n.payer);
     app = createApp({ dataDir: dir, info: { version: 'test', platform: process.platform, bridge: true }, secretBackend: null, psbtWorker: 'inline' });
-    const saved = await dispatchOk<{ profile: { id: string } }>(app, 'profiles:save', {
-      profile: { name: 'Node', nodeUrl: n.rpcUrl, auth: 'password', rpcUser: n.user, wallet: w.watch, indexUrl: n.indexUrl },
-      password: n.password,
-      remember: 'session',
-    });
-    profileId = saved.profile.id;
-    expect((await dispatchOk<{ state: string }>(app, 'profiles:activate', { id: profileId })).state).toBe('connected');
+    const c = await connectNode(app, n, w.watch);
+    profileId = c.profileId;
+    expect(c.state).toBe('connected');
   }, 300_000);
   afterAll(async () => {
     await app?.close();

@@ -17,7 +17,7 @@ import { createApp, type SpyglassApp } from '../../electron/main/app';
 import type { IpcResult } from '../../shared/errors';
 import type { DraftView, SendContextView, SendCreateReply } from '../../shared/ipc/send';
 import type { SignerDescriptorsView, SignerListView, SignerSignView } from '../../shared/ipc/signer';
-import { dispatchOk } from '../support/app';
+import { connectNode, dispatchOk } from '../support/app';
 import { cosignerKeyOf, fingerprintOf, HWI_CONFIG_ENV, HWI_SIGNER, withChecksum, type HwiConfig, type HwiDevice } from '../support/hwi-devices';
 import { startDevnetPayer } from '../support/payer-node';
 import type { PayerNode } from '../support/payer-node';
@@ -49,8 +49,7 @@ async function fail(channel: string, payload: unknown): Promise<{ code: string; 
 }
 
 async function useWallet(wallet: string): Promise<void> {
-  await dispatchOk(app, 'profiles:save', { id: profileId, profile: { name: 'Node', nodeUrl: n.rpcUrl, auth: 'password', rpcUser: n.user, wallet, indexUrl: n.indexUrl } });
-  expect((await dispatchOk<{ state: string }>(app, 'profiles:activate', { id: profileId })).state).toBe('connected');
+  expect((await connectNode(app, n, wallet, profileId)).state).toBe('connected');
 }
 
 async function compose(amount: string, seed: number): Promise<DraftView> {
@@ -71,13 +70,9 @@ beforeAll(async () => {
     psbtWorker: 'inline',
     signer: { env: { ...process.env, SPYGLASS_SIGNER: HWI_SIGNER, [HWI_CONFIG_ENV]: configFile }, timeouts: { buttonMs: 8_000, quickMs: 60_000 }, maxReplyBytes: 1 << 20 },
   });
-  const saved = await dispatchOk<{ profile: { id: string } }>(app, 'profiles:save', {
-    profile: { name: 'Node', nodeUrl: n.rpcUrl, auth: 'password', rpcUser: n.user, wallet: '', indexUrl: n.indexUrl },
-    password: n.password,
-    remember: 'session',
-  });
-  profileId = saved.profile.id;
-  expect((await dispatchOk<{ state: string }>(app, 'profiles:activate', { id: profileId })).state).toBe('connected');
+  const c = await connectNode(app, n, '');
+  profileId = c.profileId;
+  expect(c.state).toBe('connected');
 }, 300_000);
 
 afterAll(async () => {

@@ -37,3 +37,27 @@ export async function startProfiledApp(opts: {
   const { state } = await dispatchOk<{ state: string }>(app, 'profiles:activate', { id: saved.profile.id });
   return { app, dir, state };
 }
+
+/** A node as the tests start it (test/support/payer-node.ts): RPC URL, user, password, and the index following it. */
+export interface NodeLogin {
+  rpcUrl: string;
+  user: string;
+  password: string;
+  indexUrl: string;
+}
+
+/**
+ * Saves the profile "Node" for `wallet` on that node (the password kept for the session) and activates
+ * it; with `profileId`, that profile is changed to `wallet` instead (its password kept). Its id and the
+ * connection state activation reached (the caller checks it).
+ */
+export async function connectNode(app: SpyglassApp, n: NodeLogin, wallet: string, profileId?: string): Promise<{ profileId: string; state: string }> {
+  const profile = { name: 'Node', nodeUrl: n.rpcUrl, auth: 'password', rpcUser: n.user, wallet, indexUrl: n.indexUrl };
+  const saved = await dispatchOk<{ profile: { id: string } }>(
+    app,
+    'profiles:save',
+    profileId === undefined ? { profile, password: n.password, remember: 'session' } : { id: profileId, profile },
+  );
+  const { state } = await dispatchOk<{ state: string }>(app, 'profiles:activate', { id: saved.profile.id });
+  return { profileId: saved.profile.id, state };
+}
