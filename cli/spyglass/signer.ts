@@ -107,6 +107,7 @@ Ctrl-C while the device waits stops the signer program.
     await ctx.connect(true);
     const d = await ctx.call('drafts:get', { id: (await findDraft(ctx, ref!)).id });
     if (d.finalTx || d.status === 'sent' || d.status === 'confirmed' || d.status === 'replaced') throw new Refused(`draft ${d.id} is ${d.status === 'final' ? 'finalized' : d.status} already: nothing is left to sign`);
+    if (d.signing.complete) throw new Refused(`every input of draft ${d.id} is signed already: nothing is left to sign (spyglass drafts finalize ${d.id})`);
     let fingerprint = given;
     let device: string;
     if (fingerprint === undefined) {

@@ -136,6 +136,7 @@ describe('spyglass signer (the test HWI program standing in for the devices)', (
     expect(r.draft).toMatchObject({ id: draft.id, status: 'signed' });
     expect(r.draft.imports.map((i) => i.source)).toEqual([`Signed on trezor_t (${fpA})`]);
     expect(ranCommands().at(-1)).toBe('signtx');
+    refused(await run(['signer', 'sign', draft.id, '--yes']), 1, 'signed already', /is signed already: nothing is left to sign/);
     const fin = expectCode(await run(['drafts', 'finalize', draft.id, '--json']), 0, 'drafts finalize').json<DraftView>();
     expect(fin.status).toBe('final');
     // the node agrees the transaction is valid
