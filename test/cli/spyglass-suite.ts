@@ -199,13 +199,12 @@ export function defineRoundTrip(start: () => Promise<PayerNode>, opts: { extras?
       expect(await page.getByTestId('snapshot-info').getAttribute('data-snapshot-id', { timeout: 60_000 })).toBe(String(snapshotId));
       const node = await getbalances();
       const attr = (testid: string) => page.getByTestId(testid).first().getAttribute('data-sats', { timeout: 60_000 });
-      await page.locator(`[data-testid="wallet-available"][data-sats="${node.availableSats}"]`).waitFor({ timeout: 60_000 });
-      await page.locator(`[data-testid="balances-total-trusted"][data-sats="${node.availableSats}"]`).waitFor({ timeout: 60_000 });
+      await page.locator(`[data-testid="wallet-available"][data-sats="${node.availableSats}"]`).first().waitFor({ timeout: 60_000 });
+      await page.locator(`[data-testid="balances-total-trusted"][data-sats="${node.availableSats}"]`).first().waitFor({ timeout: 60_000 });
       expect(await attr('balances-total-untrusted-pending')).toBe(node.incomingSats);
       expect(await attr('balances-total-balance')).toBe(node.availableSats);
       await page.goto(`${origin}/#/transactions`);
-      const payment = page.locator(`[data-testid="transaction-row"][data-txid="${draft.finalTx!.txid}"]`);
-      await payment.waitFor({ timeout: 60_000 });
+      await page.locator(`[data-testid="transaction-row"][data-txid="${draft.finalTx!.txid}"]`).first().waitFor({ timeout: 60_000 });
       await page.goto(`${origin}/#/drafts`);
       const listed = page.locator(`[data-testid="drafts-row"][data-id="${draft.id}"]`);
       await listed.waitFor({ timeout: 60_000 });
