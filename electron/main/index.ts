@@ -119,6 +119,8 @@ async function runCli(args: string[]): Promise<void> {
   } catch (e) {
     process.stderr.write(`spyglass: ${(e as Error)?.message ?? String(e)}\n`);
   }
+  // a pipe is written asynchronously on macOS: everything printed is flushed before the process ends
+  await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((done) => s.write('', () => done()))));
   app.exit(code);
 }
 
