@@ -17,14 +17,17 @@ import { WATCH_COMMANDS } from './spyglass/watch';
 import { SEND_COMMANDS } from './spyglass/send';
 import { DRAFT_COMMANDS } from './spyglass/drafts';
 import { REVIEW_COMMANDS } from './spyglass/review';
+import { SIGNER_COMMANDS } from './spyglass/signer';
 
-export const COMMANDS: readonly Command[] = [...PROFILE_COMMANDS, ...WALLET_COMMANDS, ...WATCH_COMMANDS, ...SEND_COMMANDS, ...DRAFT_COMMANDS, ...REVIEW_COMMANDS];
+export const COMMANDS: readonly Command[] = [...PROFILE_COMMANDS, ...WALLET_COMMANDS, ...WATCH_COMMANDS, ...SEND_COMMANDS, ...DRAFT_COMMANDS, ...REVIEW_COMMANDS, ...SIGNER_COMMANDS];
 
 export function topHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return `usage: npm run -s spyglass -- <command> [options]
+       Spyglass --cli <command> [options]     (the installed app: the same command, no window)
 
 Spyglass without a window: the app's own services and data folder, for scripts and servers.
+Hardware wallets: signer list, signer sign (the program HWI, or SPYGLASS_SIGNER).
 
 commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}

@@ -69,14 +69,16 @@ export class Ctx {
   }
 
   /**
-   * One IPC channel's reply, or: its input refused (`input.invalid`) → UsageError (exit 2); any other
+   * One IPC channel's reply, or: its input refused (`input.invalid`, not the signer's) → UsageError (exit 2); any other
    * failure (the node, the keychain, the state) → Refused (exit 1). The message is the app's own.
    */
   async call<C extends Channel>(channel: C, payload: Request<C>): Promise<Reply<C>> {
     const r = await (await this.app()).dispatch(channel, payload);
     if (r.ok) return r.value as Reply<C>;
     const message = oneLine(r.error.message);
-    if (r.error.code === 'input.invalid') throw new UsageError(message);
+    // the signer program's and the device's failures (no device, locked, declined, another device) are
+    // refusals, though the service names them input.invalid; the input itself was fine
+    if (r.error.code === 'input.invalid' && r.error.detail?.['signer'] === undefined) throw new UsageError(message);
     throw new Refused(message);
   }
 

@@ -11,7 +11,7 @@ import type { Ctx } from './context';
 const MAX_PSBT_BYTES = 100 * 1024 * 1024;
 
 /** The draft an id or a (unique) name names, or bad input. */
-async function findDraft(ctx: Ctx, ref: string): Promise<DraftSummaryView> {
+export async function findDraft(ctx: Ctx, ref: string): Promise<DraftSummaryView> {
   const { drafts } = await ctx.call('drafts:list', {});
   const byId = drafts.find((d) => d.id === ref);
   if (byId) return byId;
@@ -21,7 +21,7 @@ async function findDraft(ctx: Ctx, ref: string): Promise<DraftSummaryView> {
   throw new UsageError(`no draft "${ref}" in the watched wallet (spyglass drafts list shows them)`);
 }
 
-function describeDraft(d: DraftView): string {
+export function describeDraft(d: DraftView): string {
   return [
     `draft ${d.id} "${d.name}": ${d.status}, wallet ${d.wallet}, PSBT version ${d.psbtVersion}`,
     ...d.inputs.map((i) => `  in   ${i.outpoint}  ${btc(i.amountSats)}  ${i.address}`),
