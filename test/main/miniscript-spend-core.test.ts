@@ -39,18 +39,19 @@ describeWithBitcoind(
         await rpc.call('generatetoaddress', [n, miner]);
       };
 
-      // one watch-only wallet per policy; one coin per path, all funded in one block
-      const coins: { policy: Policy; c: SpendCase; desc: string; addr: string; txid: string }[] = [];
+      // one watch-only wallet per policy; one coin per path, all paid by one transaction
+      const coins: { policy: Policy; c: SpendCase; desc: string; addr: string }[] = [];
       for (const [pi, p] of POLICIES.entries()) {
         const desc = watchDescriptor(p);
         await rpc.call('createwallet', { wallet_name: `watch${pi}`, disable_private_keys: true, blank: true });
         const imp = await rpc.call<{ success: boolean }[]>('importdescriptors', [[{ desc, range: RANGE, timestamp: 'now' }]], `watch${pi}`);
         expect(imp[0]!.success, p.name).toBe(true);
         const addrs = await rpc.call<string[]>('deriveaddresses', [desc, RANGE]);
-        for (const [ci, c] of p.cases.entries()) {
-          coins.push({ policy: p, c, desc, addr: addrs[ci]!, txid: await rpc.call<string>('sendtoaddress', [addrs[ci]!, 1], 'miner') });
-        }
+        p.cases.forEach((c, ci) => coins.push({ policy: p, c, desc, addr: addrs[ci]! }));
       }
+      const fundTxid = await rpc.call<string>('sendmany', ['', Object.fromEntries(coins.map((k) => [k.addr, 1]))], 'miner');
+      const fundHex = await rpc.call<string>('getrawtransaction', [fundTxid]);
+      const fundTx = await rpc.call<{ vout: { n: number; scriptPubKey: { address?: string } }[] }>('decoderawtransaction', [fundHex]);
       await mine(1);
       const fundedAt = await height();
       expect(fundedAt).toBeLessThan(150); // the after() policy's height is still ahead
@@ -58,11 +59,9 @@ describeWithBitcoind(
       // build, fill (ours), sign (Core key wallets), finalize (ours)
       const spends: Spend[] = [];
       for (const k of coins) {
-        const hex = await rpc.call<string>('getrawtransaction', [k.txid]);
-        const tx = await rpc.call<{ vout: { n: number; scriptPubKey: { address?: string } }[] }>('decoderawtransaction', [hex]);
-        const vout = tx.vout.find((o) => o.scriptPubKey.address === k.addr)!.n;
-        const psbt = await rpc.call<string>('createpsbt', createPsbtArgs(k.c, { txid: k.txid, vout }, miner, 0.9999));
-        const filled = fillPsbtBase64({ psbt, descriptors: [{ desc: k.desc, range: RANGE }], prevtxs: [hex], network: REGTEST, coreVersion });
+        const vout = fundTx.vout.find((o) => o.scriptPubKey.address === k.addr)!.n;
+        const psbt = await rpc.call<string>('createpsbt', createPsbtArgs(k.c, { txid: fundTxid, vout }, miner, 0.9999));
+        const filled = fillPsbtBase64({ psbt, descriptors: [{ desc: k.desc, range: RANGE }], prevtxs: [fundHex], network: REGTEST, coreVersion });
         if (!filled.ok) throw new Error(`${k.policy.name} / ${k.c.note}: ${filled.error}`);
         const signed = await signInTurn(rpc, filled.psbt, k.c.signers);
         const fin = finalizePsbtBase64(signed, { extract: true, coreVersion });
