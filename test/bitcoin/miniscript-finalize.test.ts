@@ -71,9 +71,9 @@ for (const file of files) {
 
   describe(`finalize as Core ${cases[0]!.core}`, () => {
     it('covers complete and incomplete paths of every policy', () => {
-      expect(new Set(cases.map((c) => c.policy)).size).toBeGreaterThanOrEqual(6);
-      expect(cases.filter((c) => c.finalized.complete).length).toBeGreaterThanOrEqual(15);
-      expect(cases.filter((c) => !c.finalized.complete).length).toBeGreaterThanOrEqual(5);
+      expect(new Set(cases.map((c) => c.policy)).size).toBeGreaterThanOrEqual(11);
+      expect(cases.filter((c) => c.finalized.complete).length).toBeGreaterThanOrEqual(25);
+      expect(cases.filter((c) => !c.finalized.complete).length).toBeGreaterThanOrEqual(8);
     });
 
     for (const c of cases) {

@@ -75,7 +75,7 @@ describeWithBitcoind(
         }
         spends.push({ policy: k.policy, c: k.c, coinHeight: fundedAt, hex: (fin.result as { hex: string }).hex });
       }
-      expect(spends.length).toBeGreaterThanOrEqual(18);
+      expect(spends.length).toBeGreaterThanOrEqual(26);
 
       // now: every path without a timelock to wait for goes in; the others are refused
       const accept = async (s: Spend): Promise<{ allowed: boolean; 'reject-reason'?: string }> => (await rpc.call<{ allowed: boolean; 'reject-reason'?: string }[]>('testmempoolaccept', [[s.hex]]))[0]!;

@@ -122,6 +122,40 @@ export const POLICIES: Policy[] = [
       { note: 'A and B, nSequence 20: the smaller witness of the two leaves', signers: ['A', 'B'], sequence: 20, complete: true },
     ],
   },
+  {
+    name: 'andor: A after 5 blocks, else B',
+    template: 'wsh(andor(pk(A),older(5),pk(B)))',
+    cases: [
+      { note: 'A, nSequence 5', signers: ['A'], sequence: 5, complete: true },
+      { note: 'B: the else branch', signers: ['B'], complete: true },
+      { note: 'A without the relative timelock', signers: ['A'], complete: false },
+    ],
+  },
+  {
+    name: 'or_i: A after 5 blocks, or 2-of-2 B and C',
+    template: 'wsh(or_i(and_v(v:pk(A),older(5)),multi(2,B,C)))',
+    cases: [
+      { note: 'B and C', signers: ['B', 'C'], complete: true },
+      { note: 'A, nSequence 5', signers: ['A'], sequence: 5, complete: true },
+      { note: 'B alone', signers: ['B'], complete: false },
+    ],
+  },
+  {
+    name: 'or_d with j: and pk_h: A, or B and C',
+    template: 'wsh(or_d(pk(A),j:and_v(vc:pk_h(B),pk(C))))',
+    cases: [
+      { note: 'A', signers: ['A'], complete: true },
+      { note: 'B and C', signers: ['B', 'C'], complete: true },
+    ],
+  },
+  {
+    name: 'tr or_b: A or B in a leaf',
+    template: `tr(${NUMS},or_b(pk(A),s:pk(B)))`,
+    cases: [
+      { note: 'A', signers: ['A'], complete: true },
+      { note: 'A and B: one of the two signatures used', signers: ['A', 'B'], complete: true },
+    ],
+  },
 ];
 
 function fill(template: string, key: (k: KeyName) => string): string {
