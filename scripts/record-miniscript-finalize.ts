@@ -5,7 +5,8 @@
  * path's nSequence / nLockTime; the watch-only wallet fills it (walletprocesspsbt without signing);
  * Core key wallets holding the private keys sign in turn (walletprocesspsbt, finalize=false); then
  * finalizepsbt answers twice — the finalized PSBT (extract=false) and the network transaction
- * (extract=true). test/bitcoin/miniscript-finalize.test.ts checks our finalizer against each line.
+ * (extract=true) — and analyzepsbt on the signed PSBT (its size estimates satisfy the miniscript
+ * with dummy signatures). test/bitcoin/miniscript-finalize.test.ts checks our finalizer against each line.
  *
  *   BITCOIND=$(/work/shared/core/unpack.sh 31.99)/bitcoind npx tsx scripts/record-miniscript-finalize.ts
  *   BITCOIND=$(/work/shared/core/unpack.sh 30.99)/bitcoind npx tsx scripts/record-miniscript-finalize.ts
@@ -45,8 +46,9 @@ async function main(): Promise<void> {
         const signed = await signInTurn(rpc, filled.psbt, c.signers);
         const finalized = await rpc.call<{ psbt: string; complete: boolean }>('finalizepsbt', [signed, false]);
         const extracted = await rpc.call<{ hex?: string; psbt?: string; complete: boolean }>('finalizepsbt', [signed, true]);
+        const analyzed = await rpc.call<unknown>('analyzepsbt', [signed]);
         if (finalized.complete !== c.complete) throw new Error(`${p.name} / ${c.note}: Core says complete=${finalized.complete}, the case expects ${c.complete}`);
-        lines.push(JSON.stringify({ core: version, policy: p.name, note: c.note, descriptor: desc, index: ci, signers: c.signers, signed, finalized, extracted }));
+        lines.push(JSON.stringify({ core: version, policy: p.name, note: c.note, descriptor: desc, index: ci, signers: c.signers, signed, finalized, extracted, analyzed }));
       }
       await rpc.call('generatetoaddress', [1, minerAddr]);
     }

@@ -4,14 +4,15 @@
  * path of the policies of issue #32, a PSBT Core key wallets signed, and Core's finalizepsbt on it).
  * Our finalize must give Core's answer byte for byte — the finalized PSBT with its final witness,
  * the complete flag, the extracted network transaction — and say why when a path is incomplete.
- * A signature changed by one bit must keep the input unfinalized. The devnet serves finalizepsbt
+ * analyzepsbt's answer on the signed PSBT (its size estimate runs the satisfier with dummy
+ * signatures) must be Core's too. A signature changed by one bit must keep the input unfinalized. The devnet serves finalizepsbt
  * with the same shared code: it must answer every line as Core did.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../devnet/index';
-import { decodeBase64Core, encodeBase64, finalizePsbtBase64, parsePsbt, serializePsbt, type Psbt } from '../../shared/bitcoin/psbt';
+import { analysisJson, analyzePsbtBase64, decodeBase64Core, encodeBase64, finalizePsbtBase64, parsePsbt, serializePsbt, type Psbt } from '../../shared/bitcoin/psbt';
 import { TestRpc } from '../support/rpc';
 
 interface FinalizeCase {
@@ -22,6 +23,7 @@ interface FinalizeCase {
   signed: string;
   finalized: { psbt: string; complete: boolean };
   extracted: { hex?: string; psbt?: string; complete: boolean };
+  analyzed: unknown;
 }
 
 const dir = join(import.meta.dirname, '..', 'fixtures', 'miniscript');
@@ -96,6 +98,12 @@ for (const file of files) {
           else if (/nLockTime below/.test(c.note)) expect(reason).toMatch(/nLockTime does not meet the absolute timelock after\(\d+\)/);
           else expect(reason).toMatch(/no signature yet by keys? [0-9a-f]{64}/);
         }
+      });
+
+      it(`${c.policy} — ${c.note}: analyzepsbt (next role, missing keys, size estimate) as Core`, () => {
+        const r = analyzePsbtBase64(c.signed, { coreVersion });
+        if (!r.ok) throw new Error(r.error);
+        expect(JSON.parse(analysisJson(r.analysis))).toEqual(c.analyzed);
       });
 
       if (c.finalized.complete) {
