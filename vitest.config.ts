@@ -19,6 +19,7 @@ export const REAL_CORE_FILES = [
   'test/main/send-preview-core.test.ts',
   'test/main/wallet-choice-core.test.ts',
   'test/main/pending-core.test.ts',
+  'test/main/miniscript-spend-core.test.ts',
   'test/e2e/core-node.e2e.test.ts',
   'test/e2e/send-core.e2e.test.ts',
   'test/e2e/bump-core.e2e.test.ts',

@@ -16,12 +16,42 @@ export type CheckResult = string | null;
 export interface Checker {
   ecdsa(sig: Uint8Array, pubkey: Uint8Array, scriptCode: Uint8Array, sv: 'base' | 'v0'): CheckResult;
   schnorr(sig: Uint8Array, xonly: Uint8Array, sv: 'taproot' | 'tapscript', leafHash: Uint8Array | null): CheckResult;
+  /** CheckLockTime / CheckSequence: the transaction meets after(n) / older(n). */
+  checkLockTime(n: number): boolean;
+  checkSequence(n: number): boolean;
 }
 
-/** Core's DummySignatureChecker: every non-empty signature passes. */
+const LOCKTIME_THRESHOLD = 500000000;
+const SEQUENCE_FINAL = 0xffffffff;
+const SEQUENCE_LOCKTIME_DISABLE_FLAG = 0x80000000;
+const SEQUENCE_LOCKTIME_TYPE_FLAG = 0x00400000;
+const SEQUENCE_LOCKTIME_MASK = 0x0000ffff;
+
+/** GenericTransactionSignatureChecker::CheckLockTime for input `nIn` of `tx`. */
+export function txMeetsLockTime(tx: Tx, nIn: number, n: number): boolean {
+  if (!((tx.locktime < LOCKTIME_THRESHOLD && n < LOCKTIME_THRESHOLD) || (tx.locktime >= LOCKTIME_THRESHOLD && n >= LOCKTIME_THRESHOLD))) return false;
+  if (n > tx.locktime) return false;
+  return tx.vin[nIn]!.sequence !== SEQUENCE_FINAL;
+}
+
+/** GenericTransactionSignatureChecker::CheckSequence (BIP112) for input `nIn` of `tx`. */
+export function txMeetsSequence(tx: Tx, nIn: number, n: number): boolean {
+  const seq = tx.vin[nIn]!.sequence >>> 0;
+  if (tx.version >>> 0 < 2) return false;
+  if (seq & SEQUENCE_LOCKTIME_DISABLE_FLAG) return false;
+  const mask = SEQUENCE_LOCKTIME_TYPE_FLAG | SEQUENCE_LOCKTIME_MASK;
+  const txMasked = seq & mask;
+  const nMasked = n & mask;
+  if (!((txMasked < SEQUENCE_LOCKTIME_TYPE_FLAG && nMasked < SEQUENCE_LOCKTIME_TYPE_FLAG) || (txMasked >= SEQUENCE_LOCKTIME_TYPE_FLAG && nMasked >= SEQUENCE_LOCKTIME_TYPE_FLAG))) return false;
+  return nMasked <= txMasked;
+}
+
+/** Core's DummySignatureChecker: every non-empty signature passes, and every timelock. */
 export const DUMMY_CHECKER: Checker = {
   ecdsa: (sig) => (sig.length ? null : 'empty signature'),
   schnorr: (sig) => (sig.length ? null : 'empty signature'),
+  checkLockTime: () => true,
+  checkSequence: () => true,
 };
 
 /** CheckSignatureEncoding with DERSIG | LOW_S | STRICTENC (an empty signature is allowed: it is "false"). */
@@ -107,6 +137,14 @@ export class TxChecker implements Checker {
         ? legacySighash(this.tx, this.nIn, scriptCode, hashType)
         : segwitV0Sighash(this.data ?? bip143(this.tx), this.nIn, scriptCode, this.amount, hashType);
     return ecdsaVerify(sig.subarray(0, sig.length - 1), hash, pubkey) ? null : `the signature does not verify (sighash ${hashTypeName(hashType)})`;
+  }
+
+  checkLockTime(n: number): boolean {
+    return txMeetsLockTime(this.tx, this.nIn, n);
+  }
+
+  checkSequence(n: number): boolean {
+    return txMeetsSequence(this.tx, this.nIn, n);
   }
 
   schnorr(sig: Uint8Array, xonly: Uint8Array, _sv: 'taproot' | 'tapscript', leafHash: Uint8Array | null): CheckResult {

@@ -14,12 +14,14 @@
  * - fill.ts         fillPsbt / fillPsbtBase64: the updater (walletprocesspsbt without signing) for a
  *                   watch-only descriptor wallet (wallet-index.ts), through Core's signing steps without
  *                   keys (sign-input.ts, produce.ts, sigdata.ts, provider.ts; interp.ts, checker.ts and
- *                   sighash.ts verify)
+ *                   sighash.ts verify); produce-ms.ts: Core's miniscript satisfier contexts (wsh() and
+ *                   tapscript leaves) over ../miniscript (decode.ts, satisfy.ts, exec.ts)
  * - utxo-update.ts  utxoUpdatePsbt: utxoupdatepsbt (coins from the UTXO set, descriptors' data)
  * - tr-tree.ts      tr() descriptors with script trees for the updater (TaprootBuilder)
  * - combine.ts      combinePsbts: combinepsbt
  * - verify.ts       verifyPsbtSignatures: every partial signature checked offline (ECDSA, Schnorr)
- * - finalize.ts     finalizePsbt: finalizepsbt (with extraction), refusing inputs with bad signatures
+ * - finalize.ts     finalizePsbt: finalizepsbt (with extraction), refusing inputs with bad signatures,
+ *                   saying why an input is incomplete (missing signatures, unmet timelocks)
  * - analyze.ts      analyzePsbt: analyzepsbt
  * - signer-answer.ts what a signer hands back: a PSBT or a signed raw transaction (hex, base64, binary .txn), and
  *                   the words for Core's decode errors (a raw transaction, not a PSBT, a PSBT cut short)

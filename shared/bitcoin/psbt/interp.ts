@@ -3,13 +3,20 @@
  * PSBT finalizer produces solutions for (Core's SignStep templates): P2PK, P2PKH, bare multisig,
  * P2SH of those, P2WPKH, P2WSH of those (also inside P2SH), taproot key path, P2A anchors. Each
  * is evaluated step by step as the interpreter would (push-only and minimal scriptSigs, NULLDUMMY,
- * NULLFAIL, CLEANSTACK, the witness rules); any other script is reported as not verifiable here,
- * so the finalizer leaves such an input unfinalized rather than guessing.
+ * NULLFAIL, CLEANSTACK, the witness rules). Other P2WSH witness scripts and tapscript leaves
+ * (taproot script paths, after their control block is checked) run in the miniscript interpreter
+ * (miniscript/exec.ts), which evaluates the opcodes miniscript uses; any other script is reported
+ * as not verifiable here, so the finalizer leaves such an input unfinalized rather than guessing.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { checkMinimalPush, getScriptOp, isPayToScriptHash, OP_1NEGATE, OP_16, OP_1, OP_RESERVED, solver, witnessProgram } from '../script';
 import { bytesEqual, concatBytes, hash160 } from './edit';
 import { ecdsaEncodingProblem, pubkeyEncodingProblem, type Checker, type CheckResult } from './checker';
+import { schnorr } from '@noble/curves/secp256k1.js';
+import { execMiniscript, type ExecChecker } from '../miniscript/exec';
+import { hexOf } from '../tx';
+import { taprootTweak } from './ecc';
+import { tapLeafHash } from './sighash';
 
 const MAX_ELEMENT = 520;
 const MAX_SCRIPT_SIZE = 10000;
@@ -155,8 +162,27 @@ function execTemplate(script: Uint8Array, stack: Uint8Array[], sv: Sv, c: Checke
   }
 }
 
+/** The miniscript evaluator's view of a checker (encodings as in checkSig above). */
+function execChecker(c: Checker): ExecChecker {
+  return {
+    ecdsa: (sig, pubkey, code) => c.ecdsa(sig, pubkey, code, 'v0'),
+    schnorr: (sig, x, _sv, leaf) => c.schnorr(sig, x, 'tapscript', leaf),
+    checkLockTime: (n) => c.checkLockTime(n),
+    checkSequence: (n) => c.checkSequence(n),
+    ecdsaEncoding: ecdsaEncodingProblem,
+    pubkeyEncoding: (k) => pubkeyEncodingProblem(k, 'v0'),
+  };
+}
+
 function execWitnessScript(stack: Uint8Array[], script: Uint8Array, c: Checker): void {
   for (const e of stack) if (e.length > MAX_ELEMENT) fail('a witness element is over 520 bytes');
+  if (solver(script).type === 'nonstandard') {
+    // any other witness script: evaluated by the miniscript interpreter (its opcodes only)
+    if (script.length > MAX_SCRIPT_SIZE) fail('the script is over 10,000 bytes');
+    const why = execMiniscript(script, stack, 'v0', execChecker(c));
+    if (why) fail(why);
+    return;
+  }
   execTemplate(script, stack, 'v0', c);
   if (stack.length !== 1) fail('the witness script leaves more than one element (CLEANSTACK)');
   if (!castToBool(stack[0]!)) fail('the witness script evaluates to false');
@@ -184,13 +210,35 @@ function verifyWitnessProgram(witness: Uint8Array[], version: number, program: U
     if (witness.length === 0) fail('the witness is empty');
     let items = witness;
     if (items.length >= 2 && items[items.length - 1]!.length > 0 && items[items.length - 1]![0] === 0x50) items = items.slice(0, -1);
-    if (items.length !== 1) fail('taproot script path spends are not verified by Spyglass');
+    if (items.length >= 2) return verifyTapscriptPath(items, program, c);
     const why = c.schnorr(items[0]!, program, 'taproot', null);
     if (why) fail(why);
     return;
   }
   if (version === 1 && !isP2sh && program.length === 2 && program[0] === 0x4e && program[1] === 0x73) return;
   fail('an unknown witness version (not standard)');
+}
+
+/** BIP341 script path: the control block commits the leaf to the output key; a tapscript leaf is evaluated. */
+function verifyTapscriptPath(items: Uint8Array[], program: Uint8Array, c: Checker): void {
+  const control = items[items.length - 1]!;
+  const script = items[items.length - 2]!;
+  if (control.length < 33 || control.length > 33 + 32 * 128 || (control.length - 33) % 32 !== 0) fail('the control block has a wrong size');
+  const ver = control[0]! & 0xfe;
+  let k = tapLeafHash(script, ver);
+  const leaf = k;
+  for (let p = 33; p < control.length; p += 32) {
+    const e = control.subarray(p, p + 32);
+    k = hexOf(k) < hexOf(e) ? schnorr.utils.taggedHash('TapBranch', k, e) : schnorr.utils.taggedHash('TapBranch', e, k);
+  }
+  const internal = control.subarray(1, 33);
+  const q = taprootTweak(internal, schnorr.utils.taggedHash('TapTweak', internal, k));
+  if (!q || !bytesEqual(q.x, program) || q.odd !== ((control[0]! & 1) === 1)) fail('the control block does not commit the script to the output key (witness program mismatch)');
+  if (ver !== 0xc0) fail('an unknown leaf version is not evaluated by Spyglass');
+  const stack = items.slice(0, -2);
+  for (const e of stack) if (e.length > MAX_ELEMENT) fail('a witness element is over 520 bytes');
+  const why = execMiniscript(script, stack, 'tapscript', execChecker(c), leaf);
+  if (why) fail(why);
 }
 
 /** VerifyScript: null when the input's final scripts satisfy the script it spends, else why not. */

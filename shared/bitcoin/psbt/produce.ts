@@ -6,9 +6,10 @@
  * what is missing. The creator decides what a missing signature becomes: nothing (a watch-only
  * wallet, a finalizer) or Core's dummy signature (size estimates).
  *
- * Not ported: miniscript satisfaction of other witness scripts and of tapscript leaves, MuSig2.
- * For P2WSH pk()/pkh() scripts, Core's miniscript retry is reproduced (it repeats the missing
- * key and signature records analyzepsbt shows).
+ * A P2WSH witness script the templates do not solve, and taproot script paths (without a key
+ * path signature), go to Core's miniscript satisfier (produce-ms.ts): the cheapest
+ * non-malleable satisfaction the PSBT's signatures, preimages and the transaction's timelocks
+ * allow. Not ported: MuSig2.
  */
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { OP_1NEGATE, solver, type TxoutType } from '../script';
@@ -18,9 +19,7 @@ import { concatBytes, hash160 } from './edit';
 import { pushData, verifyScript } from './interp';
 import type { SolvingProvider } from './provider';
 import { addLeafHash, type SigData } from './sigdata';
-import { cmpStr } from './json-parts';
-import { tapLeafHash } from './sighash';
-import { TAPSCRIPT, tapLeafKeys } from './tr-tree';
+import { newSatisfyNote, satisfyTapLeaves, satisfyWitnessScript, type SatisfyNote } from './produce-ms';
 import type { SigVersion } from './sighash';
 
 /** BaseSignatureCreator without keys: what becomes of a signature that is not in the PSBT. */
@@ -107,40 +106,32 @@ function tapScriptKey(provider: SolvingProvider, sd: SigData, x: Uint8Array, lea
   else addLeafHash(e, leaf);
 }
 
-/**
- * SignTaprootScript for every leaf, in Core's order (script, then leaf version): the satisfier asks
- * for each key the leaf checks (tapLeafKeys); no leaf is satisfied here (finalizing script path
- * spends is not ported), but the keys' origins gain the leaf's hash as Core's do.
- */
-function visitLeaves(provider: SolvingProvider, sd: SigData): void {
-  const leaves = [...sd.tapScripts.values()].sort((a, b) => cmpStr(a.scriptHex, b.scriptHex) || a.ver - b.ver);
-  for (const leaf of leaves) {
-    if (leaf.ver !== TAPSCRIPT) continue;
-    const keys = tapLeafKeys(leaf.script);
-    const lh = hexOf(tapLeafHash(leaf.script, leaf.ver));
-    if (!keys) {
-      // another miniscript leaf: its satisfier asks each pk_k (x-only push) and pk_h key in turn
-      for (const key of miniscriptKeys(leaf.script, 32)) {
-        if (key.length === 32) {
-          tapScriptKey(provider, sd, key, lh);
-          continue;
-        }
-        const pub = getPubKey(provider, sd, hexOf(key));
-        if (pub) tapScriptKey(provider, sd, pub.subarray(1, 33), lh);
-        else sd.missingPubkeys.push(hexOf(key));
-      }
-      continue;
-    }
-    if ('keyHash' in keys) {
-      const id = hexOf(keys.keyHash);
+/** The satisfier contexts' look-ups (produce-ms.ts), recording what Core's Satisfier records. */
+function msCommon(provider: SolvingProvider, creator: Creator, sd: SigData): { checker: Checker; preimages: SigData['preimages']; pubkeyOf(id: string): Uint8Array | null; note: SatisfyNote } {
+  if (!sd.miniscript) sd.miniscript = newSatisfyNote();
+  return {
+    checker: creator.checker,
+    preimages: sd.preimages,
+    pubkeyOf(id) {
       const pub = getPubKey(provider, sd, id);
-      if (!pub) {
-        sd.missingPubkeys.push(id);
-        continue;
-      }
-      tapScriptKey(provider, sd, pub.subarray(1, 33), lh);
-    } else for (const x of keys.xonly) tapScriptKey(provider, sd, x, lh);
-  }
+      if (pub) return pub;
+      sd.missingPubkeys.push(id);
+      return null;
+    },
+    note: sd.miniscript,
+  };
+}
+
+/** CreateTaprootScriptSig: records the key's origin with the leaf, then the PSBT's signature or a new one. */
+function tapScriptSig(provider: SolvingProvider, creator: Creator, sd: SigData, x: Uint8Array, leaf: Uint8Array): Uint8Array | null {
+  const lh = hexOf(leaf);
+  tapScriptKey(provider, sd, x, lh);
+  const k = hexOf(x) + lh;
+  const have = sd.tapScriptSigs.get(k);
+  if (have) return have.sig;
+  const sig = creator.createSchnorrSig(x, 'tapscript');
+  if (sig) sd.tapScriptSigs.set(k, { pubkey: hexOf(x), leaf: lh, sig });
+  return sig;
 }
 
 /** SignTaproot: the key path, then the script path leaves' keys (visitLeaves). */
@@ -173,8 +164,7 @@ function signTaproot(provider: SolvingProvider, creator: Creator, output: Uint8A
     if (s) sd.tapKeySig = s;
   }
   if (sd.tapKeySig && sd.tapKeySig.length > 0) return [sd.tapKeySig];
-  visitLeaves(provider, sd);
-  return null;
+  return satisfyTapLeaves(sd.tapScripts, { ...msCommon(provider, creator, sd), sign: (x, leaf) => tapScriptSig(provider, creator, sd, x, leaf) });
 }
 
 interface Step {
@@ -251,69 +241,6 @@ export function pushAll(values: Uint8Array[]): Uint8Array {
   return concatBytes(...parts);
 }
 
-/**
- * Core's miniscript retry for a P2WSH script the legacy step could not solve and left nothing
- * for: for <K> CHECKSIG and the P2PKH form, the satisfier asks for the key and signature again.
- */
-function miniscriptRetry(provider: SolvingProvider, creator: Creator, ws: Uint8Array, sd: SigData): Uint8Array[] | null {
-  const { type, solutions } = solver(ws);
-  if (type === 'pubkey') {
-    const sig = createSig(creator, sd, provider, solutions[0]!, ws, 'v0');
-    return sig ? [sig] : null;
-  }
-  if (type === 'pubkeyhash') {
-    const id = hexOf(solutions[0]!);
-    const pubkey = getPubKey(provider, sd, id);
-    if (!pubkey) {
-      sd.missingPubkeys.push(id);
-      return null;
-    }
-    const sig = createSig(creator, sd, provider, pubkey, ws, 'v0');
-    return sig ? [sig, pubkey] : null;
-  }
-  // Any other miniscript (wsh() policies: timelocks, thresh, andor…): Core's satisfier asks every
-  // key of the script for a signature (ProduceInput visits each pk_k/pk_h node), which records the
-  // keys' origins (the PSBT's BIP32 derivations). Without a signature to add, nothing is solved.
-  // The keys are read off the script: 33-byte pushes (pk_k) and DUP HASH160 <20> EQUALVERIFY (pk_h).
-  for (const key of miniscriptKeys(ws, 33)) {
-    if (key.length === 33) {
-      createSig(creator, sd, provider, key, ws, 'v0');
-    } else {
-      const pubkey = getPubKey(provider, sd, hexOf(key));
-      if (pubkey) createSig(creator, sd, provider, pubkey, ws, 'v0');
-      else sd.missingPubkeys.push(hexOf(key));
-    }
-  }
-  return null;
-}
-
-/** The key pushes (33 bytes, or 32 in tapscript) and the key hashes of `DUP HASH160 <20> EQUALVERIFY`, in order. */
-function miniscriptKeys(script: Uint8Array, keyLen: 32 | 33): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  const ops: { op: number; data: Uint8Array | null }[] = [];
-  for (let i = 0; i < script.length; ) {
-    const op = script[i++]!;
-    let len = -1;
-    if (op >= 1 && op <= 75) len = op;
-    else if (op === 0x4c) len = script[i++] ?? 0;
-    else if (op === 0x4d) {
-      len = (script[i] ?? 0) | ((script[i + 1] ?? 0) << 8);
-      i += 2;
-    }
-    if (len >= 0) {
-      if (i + len > script.length) return [];
-      ops.push({ op, data: script.subarray(i, i + len) });
-      i += len;
-    } else ops.push({ op, data: null });
-  }
-  ops.forEach((o, j) => {
-    // (a 32-byte push after OP_SHA256 / OP_HASH256 is a hash challenge, not a key)
-    if (o.data?.length === keyLen && ops[j - 1]?.op !== 0xa8 && ops[j - 1]?.op !== 0xaa) out.push(o.data);
-    if (o.data?.length === 20 && ops[j - 1]?.op === 0xa9 && ops[j - 2]?.op === 0x76 && ops[j + 1]?.op === 0x88) out.push(o.data);
-  });
-  return out;
-}
-
 const p2pkh = (keyHash: Uint8Array): Uint8Array => concatBytes(Uint8Array.of(0x76, 0xa9, 0x14), keyHash, Uint8Array.of(0x88, 0xac));
 
 /** ProduceSignature: fills `sd`; true when the input's final scripts are complete and verify. */
@@ -344,7 +271,8 @@ export function produceSignature(provider: SolvingProvider, creator: Creator, sp
     solved = r.ok && r.type !== 'scripthash' && r.type !== 'witness_v0_scripthash' && r.type !== 'witness_v0_keyhash';
     result = r.ret;
     if (!solved && result.length === 0) {
-      const m = miniscriptRetry(provider, creator, ws, sd);
+      // WshSatisfier: the witness script read as miniscript and satisfied
+      const m = satisfyWitnessScript(ws, { ...msCommon(provider, creator, sd), sign: (pub) => createSig(creator, sd, provider, pub, ws, 'v0') });
       solved = m !== null;
       result = m ?? [];
     }

@@ -1,8 +1,9 @@
 /**
  * SignatureData (src/script/sign.h) and its exchange with a PSBT input or output
  * (PSBTInput/PSBTOutput::FillSignatureData and FromSignatureData, src/psbt.cpp): what the signing
- * code reads from the PSBT and what it writes back. Hash preimages and MuSig2 fields are not
- * carried: the watch-only roles never produce any, so writing them back would change nothing.
+ * code reads from the PSBT and what it writes back. Hash preimages are read (the miniscript
+ * satisfier uses them) but never written back: nothing here produces one. MuSig2 fields are not
+ * carried.
  */
 import { fromHex } from '../hex';
 import { hexOf } from '../tx';
@@ -11,6 +12,7 @@ import { keyIdHex } from './edit';
 import type { KeyOrigin, PsbtInput, PsbtOutput, TapBip32, TapLeafScript, TapTreeLeaf } from './types';
 import { buildTaproot } from './tr-tree';
 import { isFullyValidPubkey } from './pubkey';
+import type { SatisfyNote } from './produce-ms';
 
 export interface SigData {
   complete: boolean;
@@ -36,10 +38,21 @@ export interface SigData {
   tapPubkeys: Map<string, Uint8Array>;
   /** An output's taproot tree (TaprootBuilder::GetTreeTuples), when the builder has scripts. */
   trTree?: TapTreeLeaf[];
+  /** What the miniscript satisfier found missing (finalizer explanations), when it ran. */
+  miniscript?: SatisfyNote;
+  /** Hash preimages by hash hex, per hash function (PSBT_IN_SHA256 …). */
+  preimages: Preimages;
   missingPubkeys: string[];
   missingSigs: string[];
   missingRedeemScript?: string;
   missingWitnessScript?: string;
+}
+
+export interface Preimages {
+  sha256: Map<string, Uint8Array>;
+  ripemd160: Map<string, Uint8Array>;
+  hash256: Map<string, Uint8Array>;
+  hash160: Map<string, Uint8Array>;
 }
 
 export function newSigData(): SigData {
@@ -54,6 +67,7 @@ export function newSigData(): SigData {
     tapScripts: new Map(),
     tapMiscPubkeys: new Map(),
     tapPubkeys: new Map(),
+    preimages: { sha256: new Map(), ripemd160: new Map(), hash256: new Map(), hash160: new Map() },
     missingPubkeys: [],
     missingSigs: [],
   };
@@ -110,6 +124,7 @@ export function inputSigData(i: PsbtInput): SigData {
   if (!isNull(i.tapMerkleRoot)) sd.merkleRoot = i.tapMerkleRoot;
   for (const [k, v] of i.tapScripts) sd.tapScripts.set(k, { ...v, controls: new Map(v.controls) });
   copyTapBip32(i.tapBip32, sd.tapMiscPubkeys, sd.tapPubkeys);
+  sd.preimages = { sha256: new Map(i.sha256), ripemd160: new Map(i.ripemd160), hash256: new Map(i.hash256), hash160: new Map(i.hash160) };
   return sd;
 }
 

@@ -127,6 +127,7 @@ export function signPsbtInput(provider: SolvingProvider, p: Psbt, index: number,
     out.missingSigs = sd.missingSigs;
     out.missingRedeemScript = sd.missingRedeemScript;
     out.missingWitnessScript = sd.missingWitnessScript;
+    if (sd.miniscript) out.miniscript = sd.miniscript;
   }
   return complete ? 'OK' : 'INCOMPLETE';
 }
