@@ -9,9 +9,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseDescriptor } from '../../shared/bitcoin/descriptor';
-import { REGTEST, SIGNET, TESTNET } from '../../shared/bitcoin/networks';
-import { detectImport, importWallet, WalletAddresses } from '../../shared/wallet/index';
+import { deriveAddresses, parseDescriptor } from '../../shared/bitcoin/descriptor';
+import { MAINNET, REGTEST, SIGNET, TESTNET } from '../../shared/bitcoin/networks';
+import { detectImport, importWallet, WalletAddresses, WalletImportError } from '../../shared/wallet/index';
 import { expectImportError, fingerprint, master } from './helpers';
 
 const DIR = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures', 'exports');
@@ -33,6 +33,9 @@ describe("Liana's wallet backup (liana-gui/src/backup.rs)", () => {
     const d = liana.accounts[0]!['descriptor'] as string;
     // Spyglass's port of Core's parser reads it: checksum, multipath <0;1> and <2;3>, the timelock
     expect(parseDescriptor(d, REGTEST, { requireChecksum: true }).expandMultipath()).toHaveLength(2);
+    // Bitcoin Core 31.99 (-regtest, getdescriptorinfo then deriveaddresses "<desc>" "[0,0]", run by hand
+    // for this test) reads it and gives these first receive and change addresses; so does the port
+    expect(deriveAddresses(d, REGTEST, [0, 0])).toEqual([['bcrt1qsyhfagcf3u4s5xcymdxymt75k5c2upq4y7qudms7twtfk2ydyr3qemjup3'], ['bcrt1qhfdxra2uczvgde8g2s2snt6k3h6quz4flk32vxz0krf9vqs6q9eqzm7q0l']]);
     expectImportError(() => importWallet(text('liana-backup-regtest.json'), REGTEST), 'script-type', 'accounts[0].descriptor', /^Bitcoin Core reads this Liana wallet's descriptor .* but Spyglass does not watch miniscript wallets yet/);
   });
 
@@ -65,5 +68,11 @@ describe("Liana's wallet backup (liana-gui/src/backup.rs)", () => {
 describe("Nunchuk's wallet export (a BSMS 1.0 record)", () => {
   it('is read by the BSMS import: its /** keys, its path restrictions and its first address', () => {
     expect(detectImport(text('nunchuk-payment-wallet.bsms')).format).toBe('bsms');
+    // the addresses: export-corpus.test.ts (Core 31.99's deriveaddresses, and the record's own line 4)
+    const w = importWallet(text('nunchuk-payment-wallet.bsms'), MAINNET);
+    expect({ threshold: w.threshold, n: w.keys.length, first: WalletAddresses.of(w).address('receive', 0) }).toEqual({ threshold: 2, n: 4, first: text('nunchuk-payment-wallet.bsms').trim().split('\n')[3] });
+    // a record whose stated address is not its descriptor's is refused (libnunchuk's ParseDescriptorRecord refuses it too)
+    const wrong = text('nunchuk-payment-wallet.bsms').replace('bc1qft5swsj3nnm48qcpwvsqmht899gf6zk28tvvq6pdkjekaq3rltaqkztttq', 'bc1qljlk4g2vsgj0n09392fqmklesz02r9x8eezhekau6udtuhdqejfqlllyq9');
+    expect(() => importWallet(wrong, MAINNET)).toThrow(WalletImportError);
   });
 });

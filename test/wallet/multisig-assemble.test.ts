@@ -80,7 +80,7 @@ describe('reading one cosigner', () => {
 
   it('a BIP129 BSMS key record (BSMS 1.0 / TOKEN / key / description / signature)', () => {
     const record = `BSMS 1.0\n00\n${expr(m)}\nCosigner one's Jade\nH1mG1zZ9cSxBpNlCFXv4zmdoMgyxZ0y+NzIcPV0Xw3ZzLFZzdpVvDx0g2NQUvi+iK2yKrYmVKNDx6QGeqnjGBk8=\n`;
-    expect(readCosigner(record, 'p2wsh')).toEqual({ ...want, source: 'BSMS key record “Cosigner one's Jade”' });
+    expect(readCosigner(record, 'p2wsh')).toEqual({ ...want, source: "BSMS key record “Cosigner one's Jade”" });
   });
 
   it('refused: no origin, a private key, something else, an origin its key contradicts', () => {
