@@ -107,6 +107,9 @@ describe('assembling the descriptor', () => {
     const accounts = masters.map((mm) => account(mm));
     for (const i of [0, 1, 7]) expect(d.address('receive', i)).toBe(independentAddress(2, accounts, 0, i, false));
     expect(d.address('change', 0)).toBe(independentAddress(2, accounts, 1, 0, false));
+    // Bitcoin Core 31.99 (-regtest) deriveaddresses of this very descriptor (a.descriptor, multipath) over [0,1], recorded by hand
+    expect([0, 1].map((i) => d.address('receive', i))).toEqual(['bcrt1qc5unqd6f2033rm0k8vaqxsckunh0svkhfvxxracj705027tyqryseu8z0f', 'bcrt1q6t5x47ch67n62qmjwawqglc7rvmg7jghypgzzh2ca2jn778gc8vqk2q0kk']);
+    expect([0, 1].map((i) => d.address('change', i))).toEqual(['bcrt1q58rf5s8k0advf48euqtpc2xhgz6mg47h3jlk0sy3d8mntedtk9zqx937j0', 'bcrt1qqm9r93ch708phlwv9az33hlhurk0gveyfw2undu8fy47u8ulam2qk0u9rz']);
   });
 
   it('a 2-of-2 P2SH-P2WSH at the /1h BIP48 keys: sh(wsh(sortedmulti(…)))', () => {
@@ -117,6 +120,10 @@ describe('assembling the descriptor', () => {
     const w = importWallet(a.descriptor, REGTEST);
     expect(w.scriptType).toBe('p2sh-p2wsh');
     expect(WalletAddresses.of(w).address('receive', 0)).toBe(independentAddress(2, masters.slice(0, 2).map((mm) => account(mm, path)), 0, 0, true));
+    // Bitcoin Core 31.99 (-regtest) deriveaddresses of a.descriptor [0,1], recorded by hand
+    const d = WalletAddresses.of(w);
+    expect([0, 1].map((i) => d.address('receive', i))).toEqual(['2MvJ5j9ktjGbhLBgPpkSEhm62Kv8yLR4MsX', '2N9JCEhj9MKfjx9BQd3nLZXThM9s9rbnYpK']);
+    expect([0, 1].map((i) => d.address('change', i))).toEqual(['2NB3LAkTshiPZnYA9mfGHKn6VKgLh6tmXWP', '2N5bqBSzvk1Ud4dXHJPVZ6cRcdVrdqQKLWW']);
   });
 
   it('refused: the same key twice (the same cosigner added from a device and pasted), two keys claiming one origin', () => {
