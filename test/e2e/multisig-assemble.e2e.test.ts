@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startDevnetPayer, type PayerNode } from '../support/payer-node';
@@ -76,6 +77,13 @@ describe.skipIf(skip !== null)('Chromium e2e on the devnet: a 2-of-3 assembled f
     await tid('ms-key-add').click();
     await page.locator(`[data-testid="ms-cosigner"][data-fingerprint="${fpC}"]`).waitFor();
     expect(await rows.allInnerTexts()).toEqual([expect.stringContaining('trezor_t'), expect.stringContaining('ledger_nano_s_plus'), expect.stringContaining('pasted key')]);
+    // a cosigner file (Coldcard's multisig key export) is read too; removed again, the list is the three above
+    await tid('ms-key-file').setInputFiles(join(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures', 'exports', 'coldcard-multisig-key-0F056943.json'));
+    await page.locator('[data-testid="ms-cosigner"][data-fingerprint="0f056943"]').waitFor();
+    expect(await rows.nth(3).innerText()).toMatch(/\[0f056943\/48h\/1h\/0h\/2h\][\s\S]*Coldcard 0F056943 \(file\)/);
+    await tid('ms-remove-3').click();
+    await page.locator('[data-testid="ms-cosigner"][data-fingerprint="0f056943"]').waitFor({ state: 'detached' });
+    expect(await rows.count()).toBe(3);
     // three needed of three listed is allowed; four is Core's refusal
     await tid('ms-threshold').fill('4');
     await tid('ms-use').click();
