@@ -78,6 +78,7 @@ export const CHANNEL_NAMES = [
   // hardware wallets over USB (#30): shared/ipc/signer.ts
   'signer:list',
   'signer:descriptors',
+  'signer:xpub',
   'signer:display-address',
   'signer:sign',
   'signer:cancel',

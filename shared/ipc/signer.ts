@@ -44,6 +44,14 @@ export interface SignerDescriptorsView {
   pairs: SignerDescriptorPair[];
 }
 
+export interface SignerXpubView {
+  fingerprint: string;
+  /** The path asked for, m/…h as sent to the device. */
+  path: string;
+  /** The device's key at that path (xpub, or tpub off mainnet). */
+  xpub: string;
+}
+
 export interface SignerDisplayView {
   address: string;
   /** The descriptor sent to the device (the address's own, from the node's getaddressinfo). */
@@ -67,6 +75,8 @@ export const signerChannels = {
   'signer:list': { request: empty, reply: null as unknown as SignerListView },
   /** A device's account descriptors (`getdescriptors --account N`), checked by Spyglass's descriptor parser. */
   'signer:descriptors': { request: z.object({ fingerprint, account: z.number().int().min(0).max(0x7fffffff).default(0), op: op.optional() }).strict(), reply: null as unknown as SignerDescriptorsView },
+  /** A device's extended public key at a path (`getxpub PATH`): one cosigner's key for assembling a multisig. */
+  'signer:xpub': { request: z.object({ fingerprint, path: z.string().trim().regex(/^m(\/[0-9]{1,10}['h]?){0,10}$/, 'A key path like m/48h/0h/0h/2h'), op: op.optional() }).strict(), reply: null as unknown as SignerXpubView },
   /** Shows an address of the wallet on the device (`displayaddress --desc`, the node's descriptor of it) and checks the device shows the same. */
   'signer:display-address': { request: z.object({ fingerprint: fingerprint.optional(), address: z.string().trim().min(1, 'Which address?').max(100), op: op.optional() }).strict(), reply: null as unknown as SignerDisplayView },
   /** Has the device sign the draft (`signtx`, PSBT version 0); the answer is checked and merged like any signed PSBT. */

@@ -15,6 +15,7 @@ import { looksLikeColdcardGeneric, looksLikeColdcardMultisigKey } from './format
 import { databaseKind } from './formats/database';
 import { looksLikeElectrum, looksLikeEncryptedElectrum, looksLikeOldElectrum } from './formats/electrum';
 import { looksLikeKeystoreJson } from './formats/keystore-json';
+import { looksLikeLiana } from './formats/liana';
 import { FORMAT_NAMES, type ImportFormat } from './types';
 
 /** 'empty': nothing but blank lines and `#` comments (a file's header, or a `#` typed first). */
@@ -146,6 +147,7 @@ export function detectImport(text: string): Detection {
     if (looksLikeColdcardGeneric(v)) return detection('coldcard-generic');
     if (looksLikeColdcardMultisigKey(v)) return detection('cosigner-key');
     if (looksLikeKeystoreJson(v)) return detection('keystore-json');
+    if (looksLikeLiana(v)) return detection('liana');
     return detection('unknown');
   }
   const bsms = bsmsKind(t);

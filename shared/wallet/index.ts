@@ -19,6 +19,7 @@ import { importColdcardGeneric, refuseColdcardMultisigKey } from './formats/cold
 import { databaseKind, refuseDatabase } from './formats/database';
 import { importElectrum } from './formats/electrum';
 import { importKeystoreJson } from './formats/keystore-json';
+import { importLiana } from './formats/liana';
 import { jsonObject } from './json-input';
 import { importExtendedKey } from './xpub';
 import { FORMAT_NAMES, MAX_IMPORT_CHARS, WalletImportError, type ImportFormat, type ScriptType, type WalletDescription } from './types';
@@ -43,7 +44,7 @@ export interface ImportOptions {
   path?: string;
 }
 
-const TRIED = (['xpub', 'descriptor', 'caravan', 'specter', 'bsms', 'coldcard', 'sparrow', 'core', 'electrum', 'coldcard-generic', 'keystore-json'] as const).map((f) => FORMAT_NAMES[f]).join(', ');
+const TRIED = (['xpub', 'descriptor', 'caravan', 'specter', 'bsms', 'coldcard', 'sparrow', 'core', 'electrum', 'coldcard-generic', 'keystore-json', 'liana'] as const).map((f) => FORMAT_NAMES[f]).join(', ');
 
 function descriptorsOf(text: string, format: ImportFormat, network: Network, name: string | undefined): WalletDescription {
   const lines = descriptorLines(text);
@@ -116,6 +117,9 @@ export function importWallet(input: string, network: Network, opts: ImportOption
       break;
     case 'keystore-json':
       wallet = importKeystoreJson(jsonObject(text, 'key export'), network, opts.scriptType ? { scriptType: opts.scriptType } : {});
+      break;
+    case 'liana':
+      wallet = importLiana(jsonObject(text, 'Liana wallet backup'), network);
       break;
     case 'cosigner-key':
       refuseColdcardMultisigKey(jsonObject(text, 'Coldcard multisig key export'));

@@ -32,7 +32,7 @@ export const SCRIPT_TYPE_NAMES: Record<ScriptType, string> = {
 };
 
 /** Where an import came from. */
-export type ImportFormat = 'xpub' | 'descriptor' | 'sparrow' | 'caravan' | 'specter' | 'bsms' | 'coldcard' | 'core' | 'electrum' | 'coldcard-generic' | 'keystore-json';
+export type ImportFormat = 'xpub' | 'descriptor' | 'sparrow' | 'caravan' | 'specter' | 'bsms' | 'coldcard' | 'core' | 'electrum' | 'coldcard-generic' | 'keystore-json' | 'liana';
 
 export const FORMAT_NAMES: Record<ImportFormat, string> = {
   xpub: 'an extended public key',
@@ -46,6 +46,7 @@ export const FORMAT_NAMES: Record<ImportFormat, string> = {
   electrum: 'an Electrum wallet file',
   'coldcard-generic': "Coldcard's generic single-sig export (JSON)",
   'keystore-json': 'a Cobo/Keystone single-sig key export (JSON)',
+  liana: 'a Liana wallet backup (JSON)',
 };
 
 /** One cosigner (or the single key) of a wallet. */

@@ -4,7 +4,7 @@
  * a PSBT too long for a command line sent on standard input (HWI's --stdin, as Bitcoin Core does).
  */
 import { describe, expect, it } from 'vitest';
-import { checkAddressDescriptor, displayAddressArgs, enumerateArgs, getDescriptorsArgs, PSBT_ARGV_MAX, signTxArgs } from '../../electron/main/signer/args';
+import { checkAddressDescriptor, displayAddressArgs, enumerateArgs, getDescriptorsArgs, getXpubArgs, PSBT_ARGV_MAX, signTxArgs } from '../../electron/main/signer/args';
 import { descriptorsOf, fingerprintOf } from '../support/hwi-devices';
 
 const fp = fingerprintOf('A');
@@ -14,6 +14,9 @@ describe('signer program arguments', () => {
     expect(enumerateArgs()).toEqual({ args: ['enumerate'] });
     expect(getDescriptorsArgs(fp.toUpperCase(), 'regtest', 3)).toEqual({ args: ['--fingerprint', fp, '--chain', 'regtest', 'getdescriptors', '--account', '3'] });
     expect(signTxArgs(fp, 'main', 'cHNidP8BAA==')).toEqual({ args: ['--fingerprint', fp, '--chain', 'main', 'signtx', 'cHNidP8BAA=='] });
+    // hwilib/_cli.py getxpub: the path is its one positional argument; ' is sent as h
+    expect(getXpubArgs(fp, 'regtest', "m/48'/1'/0'/2'")).toEqual({ args: ['--fingerprint', fp, '--chain', 'regtest', 'getxpub', 'm/48h/1h/0h/2h'] });
+    expect(getXpubArgs(fp, 'main', 'm')).toEqual({ args: ['--fingerprint', fp, '--chain', 'main', 'getxpub', 'm'] });
     const wpkh = descriptorsOf({ name: 'A' }, 'regtest', 0).receive[2]!.replace(/#.*$/, '').replace('/0/*', '/0/7');
     const d = displayAddressArgs(fp, 'regtest', wpkh);
     expect(d.args.slice(0, 6)).toEqual(['--fingerprint', fp, '--chain', 'regtest', 'displayaddress', '--desc']);
@@ -30,6 +33,7 @@ describe('signer program arguments', () => {
     expect(() => signTxArgs(fp, 'mainnet' as never, 'cHNidP8BAA==')).toThrow(/chains main, test, regtest, signet, testnet4/);
     for (const psbt of ['--help', 'cHNidP8 --debug', '70736274ff01', 'cHNidP8BAA==\n--x']) expect(() => signTxArgs(fp, 'regtest', psbt)).toThrow(/base64 PSBT/);
     for (const account of [-1, 1.5, 2 ** 31, Number.NaN]) expect(() => getDescriptorsArgs(fp, 'regtest', account)).toThrow(/whole number/);
+    for (const path of ['--expert', 'm/48h --debug', '48h/0h', 'm/2147483648', 'm/1/2/3/4/5/6/7/8/9/10/11', 'm/1x', '']) expect(() => getXpubArgs(fp, 'regtest', path)).toThrow(/A key path is m\//);
     const ranged = descriptorsOf({ name: 'A' }, 'regtest', 0).receive[2]!;
     expect(() => checkAddressDescriptor(ranged, 'regtest')).toThrow(/one address/);
     expect(() => checkAddressDescriptor('--desc=x', 'regtest')).toThrow(/Not a descriptor/);

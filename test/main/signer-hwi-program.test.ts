@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as btc from '@scure/btc-signer';
 import { base64 } from '@scure/base';
+import { HDKey } from '@scure/bip32';
 import { combinePsbtsBase64, finalizePsbtBase64, parsePsbt, verifyPsbtSignatures } from '../../shared/bitcoin/psbt';
 import { deriveAddresses, parseDescriptor } from '../../shared/bitcoin/descriptor';
 import { REGTEST } from '../../shared/bitcoin/networks';
@@ -66,6 +67,17 @@ describe('the test HWI program', () => {
     }
     const other = d.receive[2]!.replace(/#.*$/, '').replace('/0/*', '/0/0').replace(fingerprintOf('A'), '00000001');
     expect(await json({ devices: [A] }, ['--fingerprint', fingerprintOf('A'), '--chain', 'regtest', 'displayaddress', '--desc', other])).toMatchObject({ code: -7, error: expect.stringMatching(/fingerprint does not match/) });
+  });
+
+  it('getxpub PATH: {"xpub": …} at the path, in the version of the chain (tpub off mainnet), as HWI 3.x writes it; a path that is not one is BAD_ARGUMENT', async () => {
+    const fp = fingerprintOf('B');
+    for (const [chain, path] of [['regtest', 'm/48h/1h/0h/2h'], ['main', "m/48'/0'/3'/1'"], ['test', 'm']] as const) {
+      const k = keyAt('B', path);
+      const want = new HDKey({ versions: chain === 'main' ? { private: 0x0488ade4, public: 0x0488b21e } : { private: 0x04358394, public: 0x043587cf }, depth: k.depth, index: k.index, parentFingerprint: k.parentFingerprint, chainCode: k.chainCode!, publicKey: k.publicKey! }).publicExtendedKey;
+      expect(await json({ devices: [B] }, ['--fingerprint', fp, '--chain', chain, 'getxpub', path])).toEqual({ xpub: want });
+    }
+    expect(await json({ devices: [B] }, ['--fingerprint', fp, '--chain', 'regtest', 'getxpub', '48h/1h'])).toEqual({ error: 'Invalid BIP 32 path', code: -7 });
+    expect((await run({ devices: [B] }, ['--fingerprint', fp, 'getxpub'])).code).toBe(2);
   });
 
   it("errors as HWI writes them: no such fingerprint, a declined button, argparse's refusal with exit code 2", async () => {

@@ -16,9 +16,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SpyglassApp } from '../../electron/main/app';
 import type { IpcResult } from '../../shared/errors';
 import type { DraftView, SendContextView, SendCreateReply } from '../../shared/ipc/send';
-import type { SignerDescriptorsView, SignerListView, SignerSignView } from '../../shared/ipc/signer';
+import type { SignerDescriptorsView, SignerListView, SignerSignView, SignerXpubView } from '../../shared/ipc/signer';
+import type { WalletPreview } from '../../shared/ipc/wallet';
+import { REGTEST } from '../../shared/bitcoin/networks';
+import { assembleMultisig, bip48Path, cosignerFromDevice, readCosigner } from '../../shared/wallet/multisig-assemble';
 import { connectNode, dispatchOk } from '../support/app';
-import { cosignerKeyOf, fingerprintOf, HWI_CONFIG_ENV, HWI_SIGNER, withChecksum, type HwiConfig, type HwiDevice } from '../support/hwi-devices';
+import { cosignerKeyOf, fingerprintOf, HWI_CONFIG_ENV, HWI_SIGNER, withChecksum, xpubAt, type HwiConfig, type HwiDevice } from '../support/hwi-devices';
 import { startDevnetPayer } from '../support/payer-node';
 import type { PayerNode } from '../support/payer-node';
 
@@ -266,4 +269,40 @@ describe('a 2-of-3 wsh: two devices sign one after another', () => {
       await bare.close();
     }
   });
+});
+
+describe('a cosigner’s key from a device (getxpub), for assembling a multisig', () => {
+  it('signer:xpub: the BIP48 key at the path asked, by exactly HWI’s argv; assembled into a 2-of-3 the import previews as the node derives it', async () => {
+    setDevices([A, B, C]);
+    const path = bip48Path('p2wsh', REGTEST, 0);
+    expect(path).toBe('m/48h/1h/0h/2h');
+    const got = await dispatchOk<SignerXpubView>(app, 'signer:xpub', { fingerprint: fpB, path });
+    expect(got).toEqual({ fingerprint: fpB, path, xpub: xpubAt('B', path, 'regtest') });
+    expect(loggedArgv().at(-1)).toEqual({ argv: ['--fingerprint', fpB, '--chain', 'regtest', 'getxpub', path], stdin: false });
+    // the same key with ' for hardened is sent as HWI writes it (h)
+    expect((await dispatchOk<SignerXpubView>(app, 'signer:xpub', { fingerprint: fpA, path: "m/48'/1'/0'/2'" })).path).toBe(path);
+    const a = await dispatchOk<SignerXpubView>(app, 'signer:xpub', { fingerprint: fpA, path });
+    const asm = assembleMultisig(
+      { type: 'p2wsh', threshold: 2, cosigners: [cosignerFromDevice({ ...a, source: 'A' }), cosignerFromDevice({ ...got, source: 'B' }), readCosigner(cosignerKeyOf('C', 'regtest'), 'p2wsh')] },
+      REGTEST,
+    );
+    const preview = await dispatchOk<WalletPreview>(app, 'wallet:preview', { text: asm.descriptor });
+    expect({ scriptType: preview.scriptType, threshold: preview.threshold, fps: preview.keys.map((k) => k.fingerprint) }).toEqual({ scriptType: 'p2wsh', threshold: 2, fps: [fpA, fpB, fpC] });
+    // the same 2-of-3 the 2-of-3 signing test below imports by hand (each key's /0/* and /1/*)
+    const keys = ['A', 'B', 'C'].map((k) => cosignerKeyOf(k, 'regtest'));
+    const receive = withChecksum(`wsh(sortedmulti(2,${keys.map((k) => `${k}/0/*`).join(',')}))`);
+    expect(preview.firstAddresses.map((x) => x.address)).toEqual(await n.rpc.call<string[]>('deriveaddresses', [receive, [0, preview.firstAddresses.length - 1]]));
+  }, 60_000);
+
+  it('refused: a path that is not one (never on the command line), a locked device, a device that is not connected', async () => {
+    setDevices([A, { ...B, mode: 'locked' }]);
+    const before = loggedArgv().length;
+    for (const path of ['--chain=main', 'm/48h/1h/0h/2h --expert', '48h/1h', 'm/2147483648', 'm/1/2/3/4/5/6/7/8/9/10/11']) {
+      expect((await fail('signer:xpub', { fingerprint: fpA, path })).code, path).toBe('input.invalid');
+    }
+    expect(loggedArgv()).toHaveLength(before);
+    expect((await fail('signer:xpub', { fingerprint: fpB, path: 'm/48h/1h/0h/2h' })).detail).toMatchObject({ signer: 'needs-pin' });
+    setDevices([A]);
+    expect((await fail('signer:xpub', { fingerprint: fpC, path: 'm/48h/1h/0h/2h' })).detail).toMatchObject({ signer: 'wrong-fingerprint' });
+  }, 60_000);
 });

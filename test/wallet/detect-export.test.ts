@@ -53,7 +53,7 @@ describe('detectImport', () => {
 
 describe('importWallet refusals', () => {
   it('says what it tried for text that is no wallet, and sends addresses to "Add addresses"', () => {
-    expectImportError(() => importWallet('hello world', REGTEST), 'unrecognized', 'file', /not a wallet Spyglass can read\. Tried: an extended public key, output descriptors, a Caravan wallet configuration \(JSON\), a Specter wallet export \(JSON\), a BSMS 1\.0 descriptor record, a Coldcard multisig setup file, Sparrow's exported descriptor text, Bitcoin Core's listdescriptors output \(JSON\), an Electrum wallet file, Coldcard's generic single-sig export \(JSON\), a Cobo\/Keystone single-sig key export \(JSON\)\./);
+    expectImportError(() => importWallet('hello world', REGTEST), 'unrecognized', 'file', /not a wallet Spyglass can read\. Tried: an extended public key, output descriptors, a Caravan wallet configuration \(JSON\), a Specter wallet export \(JSON\), a BSMS 1\.0 descriptor record, a Coldcard multisig setup file, Sparrow's exported descriptor text, Bitcoin Core's listdescriptors output \(JSON\), an Electrum wallet file, Coldcard's generic single-sig export \(JSON\), a Cobo\/Keystone single-sig key export \(JSON\), a Liana wallet backup \(JSON\)\./);
     expectImportError(() => importWallet('bcrt1qxkzy87q9j58txedtpud7zg74y6ak4n3adqnk2nsgkeq5qptg44cqtr6z04 change', REGTEST), 'unrecognized', 'file', /addresses, not a wallet: add them with "Add addresses"/);
     expectImportError(() => importWallet('hello', REGTEST, { format: 'descriptor' }), 'unrecognized', 'file', /not output descriptors: no line starts with a descriptor/);
   });

@@ -13,7 +13,7 @@ import { HDKey } from '@scure/bip32';
 import { p2wpkh } from '@scure/btc-signer';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
-import { MAINNET, TESTNET } from '../../shared/bitcoin/networks';
+import { MAINNET, NETWORKS } from '../../shared/bitcoin/networks';
 import { detectImport, importWallet, WalletAddresses, type ScriptType, type WalletErrorReason } from '../../shared/wallet/index';
 import { expectImportError } from './helpers';
 
@@ -23,7 +23,7 @@ interface Entry {
   file: string;
   source: { repo: string; path: string; commit: string | null };
   options?: { scriptType: ScriptType };
-  network: 'main' | 'test';
+  network: 'main' | 'test' | 'signet' | 'regtest';
   expect?: {
     format: string;
     scriptType: ScriptType;
@@ -40,7 +40,7 @@ interface Entry {
 
 const corpus = JSON.parse(readFileSync(join(DIR, 'corpus.json'), 'utf8')) as { files: Entry[] };
 const text = (file: string): string => readFileSync(join(DIR, file), 'utf8');
-const net = (e: Entry) => (e.network === 'main' ? MAINNET : TESTNET);
+const net = (e: Entry) => NETWORKS[e.network];
 const label = (e: Entry): string => `${e.file}${e.options ? ` (${e.options.scriptType})` : ''}`;
 
 describe('real export files (test/fixtures/exports)', () => {

@@ -99,6 +99,7 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService, uri
     // hardware wallets over USB (#30): the external signer program
     'signer:list': () => signer.list(),
     'signer:descriptors': (r) => signer.descriptors(r.fingerprint, r.account, r.op),
+    'signer:xpub': (r) => signer.xpub(r.fingerprint, r.path, r.op),
     'signer:display-address': (r) => signer.displayAddress(r.address, r.fingerprint, r.op),
     'signer:sign': (r) => signer.sign(r.id, r.fingerprint, r.op),
     'signer:cancel': (r) => signer.cancel(r.op),

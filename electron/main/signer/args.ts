@@ -55,6 +55,16 @@ export function checkAddressDescriptor(text: string, chain: HwiChain): string {
   return `${body}#${getDescriptorChecksum(body)}`;
 }
 
+/** A BIP32 path from the master as HWI's getxpub takes it: m/…, each step a number below 2^31, h for hardened; at most 10 steps. */
+export function checkKeyPath(path: string): string {
+  const p = path.trim().replace(/'/g, 'h');
+  const steps = p === 'm' ? [] : p.startsWith('m/') ? p.slice(2).split('/') : null;
+  if (!steps || steps.length > 10 || steps.some((s) => !/^\d{1,10}h?$/.test(s) || Number.parseInt(s, 10) >= 0x80000000)) {
+    throw bad('path', `A key path is m/ and up to 10 steps, each a number below 2147483648 with h for hardened (like m/48h/0h/0h/2h), not “${path.slice(0, 40)}”.`);
+  }
+  return p;
+}
+
 export function checkPsbtBase64(psbt: string): string {
   if (!psbt.startsWith('cHNidP8') || !/^[A-Za-z0-9+/]+={0,2}$/.test(psbt)) throw bad('psbt', 'Only a base64 PSBT is sent to a signing device.');
   return psbt;
@@ -72,6 +82,11 @@ export const enumerateArgs = (): Invocation => ({ args: ['enumerate'] });
 
 export const getDescriptorsArgs = (fingerprint: string, chain: HwiChain, account: number): Invocation => ({
   args: [...target(fingerprint, chain), 'getdescriptors', '--account', String(checkAccount(account))],
+});
+
+/** `getxpub PATH` (hwilib/_cli.py getxpub_handler: the path is its one positional argument). */
+export const getXpubArgs = (fingerprint: string, chain: HwiChain, path: string): Invocation => ({
+  args: [...target(fingerprint, chain), 'getxpub', checkKeyPath(path)],
 });
 
 export const displayAddressArgs = (fingerprint: string, chain: HwiChain, descriptor: string): Invocation => ({

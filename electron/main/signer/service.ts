@@ -10,13 +10,14 @@ import { z } from 'zod';
 import { AppError } from '../../../shared/errors';
 import { parseDescriptor } from '../../../shared/bitcoin/descriptor';
 import { NETWORKS } from '../../../shared/bitcoin/networks';
-import type { SignerDescriptorsView, SignerDeviceView, SignerDisplayView, SignerListView, SignerProgramView, SignerSignView } from '../../../shared/ipc/signer';
+import { decodeExtKey, netOf, parsePath } from '../../../shared/wallet/keys';
+import type { SignerDescriptorsView, SignerDeviceView, SignerDisplayView, SignerListView, SignerProgramView, SignerSignView, SignerXpubView } from '../../../shared/ipc/signer';
 import type { Logger } from '../log';
 import type { SendService } from '../send/index';
 import { readPsbt } from '../send/jobs';
 import type { Services } from '../services';
 import { checkAnswer } from './answer';
-import { checkAddressDescriptor, checkChain, checkFingerprint, displayAddressArgs, enumerateArgs, getDescriptorsArgs, signTxArgs, type HwiChain, type Invocation } from './args';
+import { checkAddressDescriptor, checkChain, checkFingerprint, displayAddressArgs, enumerateArgs, getDescriptorsArgs, getXpubArgs, signTxArgs, type HwiChain, type Invocation } from './args';
 import { fromHwiError, HWI, INSTALL_HWI, SignerError } from './errors';
 import { checkExecutable, findOnPath, runProgram, type RunOutcome } from './run';
 
@@ -54,6 +55,7 @@ const deviceRow = z
   })
   .passthrough();
 const descriptorsReply = z.object({ receive: z.array(z.string().max(4096)).max(16), internal: z.array(z.string().max(4096)).max(16) });
+const xpubReply = z.object({ xpub: z.string().max(200) });
 const displayReply = z.object({ address: z.string().max(200) });
 const signReply = z.object({ psbt: z.string().min(1), signed: z.boolean().optional() });
 
@@ -236,6 +238,29 @@ export class SignerService {
     }
     if (pairs.length === 0) throw new SignerError('unsupported', 'The device gave no single-sig descriptor Spyglass can import.');
     return { fingerprint: fp, account, pairs };
+  }
+
+  /**
+   * `getxpub PATH`: the device's extended public key at `path` (a multisig cosigner's key, BIP48), in
+   * the node's chain's version (tpub off mainnet, as HWI writes it); its depth and last step must be
+   * the path's, or it is not the key asked for.
+   */
+  async xpub(fingerprint: string, path: string, op?: string): Promise<SignerXpubView> {
+    const fp = checkFingerprint(fingerprint);
+    const chain = this.#chain();
+    const inv = getXpubArgs(fp, chain, path);
+    const asked = inv.args[inv.args.length - 1]!;
+    const value = await this.#deviceRun(fp, inv, this.deps.timeouts?.quickMs ?? QUICK_TIMEOUT_MS, op);
+    const r = xpubReply.safeParse(value);
+    if (!r.success) throw new SignerError('garbage', 'The device’s answer is not an extended public key ({"xpub": …}).');
+    const ext = decodeExtKey(r.data.xpub);
+    if (!ext || ext.private) throw new SignerError('garbage', 'The device’s answer is not an extended public key: nothing was kept.');
+    if (ext.net !== netOf(NETWORKS[chain])) throw new SignerError('garbage', `The device gave a key of another network (${ext.prefix}…) than the node’s chain ${chain}: nothing was kept.`);
+    const steps = parsePath(asked, 'path');
+    if (ext.depth !== steps.length || (steps.length > 0 && ext.childNumber !== steps[steps.length - 1])) {
+      throw new SignerError('wrong-key', `The device gave a key that is not the one at ${asked} (its depth or last step differ): nothing was kept.`);
+    }
+    return { fingerprint: fp, path: asked, xpub: ext.normalized };
   }
 
   /**

@@ -161,6 +161,7 @@ export const bumpCpfp = (req: Request<'bump:cpfp'>) => call('bump:cpfp', req);
 // ——— hardware wallets over USB through the external signer program (#30) ———
 export const signerList = () => call('signer:list', {});
 export const signerDescriptors = (fingerprint: string, account: number, op?: string) => call('signer:descriptors', op ? { fingerprint, account, op } : { fingerprint, account });
+export const signerXpub = (fingerprint: string, path: string, op?: string) => call('signer:xpub', op ? { fingerprint, path, op } : { fingerprint, path });
 export const signerDisplayAddress = (address: string, op?: string, fingerprint?: string) => call('signer:display-address', { address, ...(op ? { op } : {}), ...(fingerprint ? { fingerprint } : {}) });
 export const signerSign = (id: string, fingerprint: string, op?: string) => call('signer:sign', op ? { id, fingerprint, op } : { id, fingerprint });
 export const signerCancel = (op: string) => call('signer:cancel', { op });
