@@ -114,6 +114,8 @@ export interface WatchOverview {
 
 /** Up to this many rows the overview carries every row (the renderer sorts and filters them); above, it is paged. */
 export const OVERVIEW_FULL_ROWS = 5000;
+/** Rows of a page: the overview's first, and each one the table asks for. */
+export const OVERVIEW_PAGE_ROWS = 200;
 /** The most rows one `watch:overview-page` answers. */
 export const OVERVIEW_PAGE_MAX = 1000;
 

@@ -63,7 +63,8 @@ function snapshotOf(n: number, wallet: string): NewSnapshot {
     }
     const utxos = [];
     for (let k = 0; k < i % 4; k++) utxos.push({ txid: txid(t++), vout: k, amountSats: BigInt(((i * 7 + k) % 30) * 1000), height: (i + k) % 10 === 0 ? null : 100 + ((i * 3) % 400) });
-    rows.push({ address: a, source: user ? 'user' : 'node', state: i % 97 === 0 ? 'failed' : 'fetched', ...(i % 97 === 0 ? { errorCode: 'index.http' } : { utxos }) });
+    const source = user ? ('user' as const) : ('node' as const);
+    rows.push(i % 97 === 0 ? { address: a, source, state: 'failed', errorCode: 'index.http' } : { address: a, source, state: 'fetched', utxos });
   }
   return { takenAt: '2026-11-28T00:00:00.000Z', node: tip(600), index: tip(590), previousId: null, received, addresses: rows };
 }

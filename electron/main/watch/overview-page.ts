@@ -4,11 +4,12 @@
 // most OVERVIEW_FULL_ROWS rows gets every row in the overview instead, and the renderer sorts and
 // filters them itself (measured: BENCHMARKS.md, "The overview of 100,000 rows").
 import type { BalancePage, BalanceQuery } from '../../../shared/ipc/contract';
+import { OVERVIEW_PAGE_ROWS } from '../../../shared/ipc/watch';
 
 /** The first page when the overview is asked without a query (public/early.js asks before the store exists). */
 export const DEFAULT_QUERY: BalanceQuery = { sort: 'balance', dir: 'desc', filter: '', showHidden: false };
-/** Rows in the first page when the request names no count: a tall window's screenful and more. */
-export const FIRST_PAGE_ROWS = 100;
+/** Rows in the first page when the request names no count: the table's page (several screenfuls). */
+export const FIRST_PAGE_ROWS = OVERVIEW_PAGE_ROWS;
 
 /** An empty page of `query` (no snapshot yet). */
 export function emptyPage(version: string, query: BalanceQuery): BalancePage {

@@ -57,7 +57,7 @@ export function onEventsOpen(listener: () => void): () => void {
 
 // ——— watch-only tracking and labels (issue 5) ———
 /** A large wallet's balances come paged: the first page in the order and filter of `query`. */
-export const watchOverview = (query: BalanceQuery) => takeEarly('watch:overview') ?? call('watch:overview', { page: { query } });
+export const watchOverview = (query?: BalanceQuery) => takeEarly('watch:overview') ?? call('watch:overview', { page: query === undefined ? {} : { query } });
 export const watchOverviewPage = (req: BalanceQuery & { from: number; count: number }) => call('watch:overview-page', req);
 export const watchRefresh = () => call('watch:refresh', {});
 export const watchCancel = () => call('watch:cancel', {});

@@ -4,24 +4,29 @@
 // placeholders (the table asks for the pages of the rows it shows). Part of the watch store
 // (stores/watch.ts): a small wallet's rows are all in the overview and never come through here.
 import type { BalancePage, BalanceQuery, BalanceTotals } from '../../../shared/ipc/contract';
-import { BalanceRow, prepareColumns } from './balance-row';
+import { OVERVIEW_PAGE_ROWS } from '../../../shared/ipc/watch';
+import { prepareColumns, type BalanceRow } from './balance-row';
 import type { Totals } from './balance-table';
 
-/** Rows per page asked of main. */
-export const PAGE_ROWS = 200;
+/** Rows per page asked of main (the overview's first page is one). */
+export const PAGE_ROWS = OVERVIEW_PAGE_ROWS;
 
-/** A row whose page has not arrived yet (the table shows it as loading). */
-export class LoadingRow extends BalanceRow {
+/**
+ * A row whose page has not arrived yet: only its key (a text no address can be: its place), shown
+ * as loading. Made on each read (the table reads every row's key to find the active one).
+ */
+export class LoadingRow {
   readonly loading = true;
+  readonly address: string;
 
   constructor(index: number) {
-    // A key no address can have: the row's place.
-    super(`\u0000${index}`, 'unknown', 'user', false, null, null, null, null, null, '0', null, null, null, 0, null, null, 'carried', null, null);
+    this.address = `\u0000${index}`;
   }
 }
 
-export function isLoading(r: BalanceRow): r is LoadingRow {
-  return r instanceof LoadingRow;
+/** Whether `r` is a placeholder (LoadingRow) in the place of a row not fetched yet. */
+export function isLoading(r: BalanceRow): boolean {
+  return (r as unknown) instanceof LoadingRow;
 }
 
 /** One query's rows as far as they were fetched, with its count and totals (from main). */
@@ -94,19 +99,11 @@ export function missingPages(view: PagedView, first: number, last: number): numb
 
 /**
  * The rows of `view` as the table reads them: `count` long, row i its row when its page is here,
- * else a LoadingRow (made once per place). An array in every way the table uses one (length, [i],
- * some, find), without 100,000 entries.
+ * else a LoadingRow. An array in every way the table uses one (length, [i], some, find), without
+ * 100,000 entries.
  */
 export function pagedRows(view: PagedView): readonly BalanceRow[] {
-  const loading = new Map<number, LoadingRow>();
-  const rowAt = (i: number): BalanceRow => {
-    const page = view.pages.get(Math.floor(i / PAGE_ROWS));
-    const r = page?.[i % PAGE_ROWS];
-    if (r !== undefined) return r;
-    let l = loading.get(i);
-    if (l === undefined) loading.set(i, (l = new LoadingRow(i)));
-    return l;
-  };
+  const rowAt = (i: number): BalanceRow => view.pages.get(Math.floor(i / PAGE_ROWS))?.[i % PAGE_ROWS] ?? (new LoadingRow(i) as unknown as BalanceRow);
   const index = (k: string | symbol): number => {
     if (typeof k !== 'string') return -1;
     const i = Number(k);

@@ -187,6 +187,9 @@ export const useWatchStore = defineStore('watch', () => {
     }, 1000);
   }
 
+  /** Bumped when the rows on screen are dropped (another wallet or profile): older answers are stale. */
+  let epoch = 0;
+
   /** What the table shows now, as main sorts and filters a large wallet's rows. */
   function query(): BalanceQuery {
     return { sort: sort.value.key, dir: sort.value.dir, filter: filter.value, showHidden: showHidden.value };
@@ -251,8 +254,6 @@ export const useWatchStore = defineStore('watch', () => {
 
   watch([sort, filter, showHidden], requery);
 
-  /** Bumped when the rows on screen are dropped (another wallet or profile): older answers are stale. */
-  let epoch = 0;
   async function loadOnce(): Promise<boolean> {
     loading.value = true;
     const asked = epoch;
