@@ -14,7 +14,7 @@ import { SORT_KEYS } from '../../shared/balance-query';
 import type { BalancePage, BalanceQuery, BalanceTotals } from '../../shared/ipc/contract';
 import { closeDatabase, openDatabase, type Database } from '../../electron/main/store/db';
 import { OVERVIEW_SLICE, OverviewQuery } from '../../electron/main/store/overview';
-import type { OverviewModel } from '../../electron/main/store/overview-model';
+import { OverviewModel } from '../../electron/main/store/overview-model';
 import { WatchRepository, type NewSnapshot } from '../../electron/main/store/watch';
 import { prepareColumns, type BalanceRow } from '../../renderer/src/stores/balance-row';
 import { filterRows, sortRows, totalsOf, type Totals } from '../../renderer/src/stores/balance-table';
@@ -80,8 +80,9 @@ const asTotals = (t: BalanceTotals): Totals => ({
   utxos: t.utxoCount,
 });
 
-/** Every row of `query`, page by page (`size` rows a page). */
-function allPages(model: OverviewModel, query: BalanceQuery, size: number): { addresses: string[]; first: BalancePage } {
+/** Every row of `query`, page by page (`size` rows a page), as the service asks: prepare (the sliced sort, the search keys), then pages. */
+async function allPages(model: OverviewModel, query: BalanceQuery, size: number): Promise<{ addresses: string[]; first: BalancePage }> {
+  await model.prepare(query);
   const first = model.page(query, 0, size);
   const out = [...first.rows.address];
   for (let from = size; from < first.count; from += size) {
@@ -142,14 +143,17 @@ describe('the paged overview (OverviewQuery.model, OverviewModel.page)', () => {
     expect(today.balances.pendingTrustedSats.filter((x) => x === null).length).toBeGreaterThan(1000);
   });
 
-  it('every sort order, both directions, hidden rows left out and shown: the renderer’s order, page by page', () => {
+  it('every sort order, both directions, hidden rows left out and shown: the renderer’s order, page by page', async () => {
+    // Without prepare (every order made in one go) the same rows as with it (runs merged in slices).
+    const unprepared = new OverviewModel('plain', model.cols);
     for (const sort of SORT_KEYS) {
       for (const dir of ['asc', 'desc'] as const) {
         for (const showHidden of [false, true]) {
           const query: BalanceQuery = { sort, dir, filter: '', showHidden };
           const want = filterRows(sortRows(rows, { key: sort, dir }), '', showHidden);
-          const got = allPages(model, query, 997);
+          const got = await allPages(model, query, 997);
           expect(got.addresses, `${sort} ${dir} hidden:${showHidden}`).toEqual(want.map((r) => r.address));
+          expect(Array.from(unprepared.select(query), (i) => model.cols.address[i])).toEqual(got.addresses);
           expect(got.first.count).toBe(want.length);
           expect(asTotals(got.first.totals)).toEqual(totalsOf(want));
         }
@@ -157,13 +161,13 @@ describe('the paged overview (OverviewQuery.model, OverviewModel.page)', () => {
     }
   });
 
-  it('filters (labels, node labels, addresses, type words, several terms) as the renderer does, with their totals', () => {
+  it('filters (labels, node labels, addresses, type words, several terms) as the renderer does, with their totals', async () => {
     const filters = ['savings', 'SAVINGS rent', 'école', 'zoë', 'node 4', 'native segwit', 'taproot', 'p2tr', addresses[123]!.slice(8, 16), 'nothing-matches-this', '  rent   '];
     for (const filter of filters) {
       for (const [sort, dir] of [['balance', 'desc'], ['label', 'asc'], ['confirmations', 'desc']] as const) {
         for (const showHidden of [false, true]) {
           const want = filterRows(sortRows(rows, { key: sort, dir }), filter, showHidden);
-          const got = allPages(model, { sort, dir, filter, showHidden }, 500);
+          const got = await allPages(model, { sort, dir, filter, showHidden }, 500);
           expect(got.addresses, `"${filter}" ${sort} ${dir} hidden:${showHidden}`).toEqual(want.map((r) => r.address));
           expect(asTotals(got.first.totals)).toEqual(totalsOf(want));
         }

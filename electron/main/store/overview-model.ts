@@ -17,6 +17,13 @@ interface Selection {
 
 /** How many filtered selections are kept (the query typed last, and a few before it: backspace, sort back). */
 const KEEP_SELECTIONS = 6;
+/** The longest stretch of work (ms) between two turns of the event loop while an order or the search keys are made. */
+const SLICE_MS = 8;
+/** Rows sorted in one go before the sorted runs are merged (a turn of the event loop between). */
+const RUN = 4096;
+
+/** Gives the event loop a turn (a ping, an IPC call) between two slices of work. */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class OverviewModel {
   readonly version: string;
@@ -27,6 +34,8 @@ export class OverviewModel {
   /** Totals of the rows that are not hidden (what `watch:overview` has always answered). */
   readonly shownTotals: BalanceTotals;
   readonly #orders = new Map<string, Uint32Array>();
+  /** Orders and search keys being made (prepare), so that two callers share one. */
+  readonly #making = new Map<string, Promise<void>>();
   readonly #selections = new Map<string, Selection>();
   #search: string[] | null = null;
   #sortLabel: Array<string | null> | null = null;
@@ -46,7 +55,27 @@ export class OverviewModel {
     this.shownTotals = hidden === 0 ? this.allTotals : this.#totals(all.filter((i) => !cols.hidden[i]));
   }
 
-  /** Rows `from`… (at most `count`) of `query`, with the count and totals of every row it matches. */
+  /**
+   * Makes what `query` needs and has not been made — its order, the search keys — in slices with a
+   * turn of the event loop between them (a sort of 100,000 rows or their search keys in one go would
+   * hold the main process for a few hundred ms on a loaded machine); page() then only selects.
+   */
+  async prepare(query: BalanceQuery): Promise<void> {
+    const order = `${query.sort}:${query.dir}`;
+    if (!this.#orders.has(order)) await this.#once(order, () => this.#makeOrder(query.sort, query.dir));
+    if (this.#search === null && filterTerms(query.filter).length > 0) await this.#once('search', () => this.#makeSearchKeys());
+  }
+
+  #once(key: string, make: () => Promise<void>): Promise<void> {
+    let p = this.#making.get(key);
+    if (p === undefined) {
+      p = make().finally(() => this.#making.delete(key));
+      this.#making.set(key, p);
+    }
+    return p;
+  }
+
+  /** Rows `from`… (at most `count`) of `query`, with the count and totals of every row it matches (after prepare: no long step). */
   page(query: BalanceQuery, from: number, count: number): BalancePage {
     const sel = this.#select(query);
     const end = Math.min(sel.rows.length, from + count);
@@ -109,41 +138,89 @@ export class OverviewModel {
     return sel;
   }
 
-  /** Every row in the order of `sort`: ties (and missing values) in address order — the rows' own order. */
+  /** Every row in the order of `sort` (made in one go when prepare did not make it). */
   #order(sort: SortKey, dir: SortDir): Uint32Array {
-    const key = `${sort}:${dir}`;
-    const kept = this.#orders.get(key);
+    const kept = this.#orders.get(`${sort}:${dir}`);
     if (kept !== undefined) return kept;
-    const c = this.cols;
-    const n = this.n;
-    const idx = new Uint32Array(n);
-    for (let i = 0; i < n; i++) idx[i] = i;
-    const sign = dir === 'asc' ? 1 : -1;
+    const idx = this.#identity();
     if (sort === 'address') {
       if (dir === 'desc') idx.reverse();
-    } else if (sort === 'label' || sort === 'type') {
-      const text = sort === 'label' ? this.#sortLabels() : c.type;
+    } else idx.sort(this.#comparator(sort, dir));
+    this.#orders.set(`${sort}:${dir}`, idx);
+    return idx;
+  }
+
+  /**
+   * The same order made in slices: runs of RUN rows sorted, then merged pairwise, a turn of the event
+   * loop whenever SLICE_MS have passed. The comparator is a total order (ties by row), so the result
+   * is the one sort() gives.
+   */
+  async #makeOrder(sort: SortKey, dir: SortDir): Promise<void> {
+    if (sort === 'address') {
+      this.#order(sort, dir);
+      return;
+    }
+    const cmp = this.#comparator(sort, dir);
+    const n = this.n;
+    let src = this.#identity();
+    let t = performance.now();
+    const pace = async (): Promise<void> => {
+      if (performance.now() - t < SLICE_MS) return;
+      await turn();
+      t = performance.now();
+    };
+    for (let lo = 0; lo < n; lo += RUN) {
+      src.subarray(lo, Math.min(lo + RUN, n)).sort(cmp);
+      await pace();
+    }
+    let dst = new Uint32Array(n);
+    for (let width = RUN; width < n; width *= 2) {
+      for (let lo = 0; lo < n; lo += 2 * width) {
+        const mid = Math.min(lo + width, n);
+        const hi = Math.min(lo + 2 * width, n);
+        let i = lo;
+        let j = mid;
+        let k = lo;
+        while (i < mid && j < hi) dst[k++] = cmp(src[i]!, src[j]!) <= 0 ? src[i++]! : src[j++]!;
+        while (i < mid) dst[k++] = src[i++]!;
+        while (j < hi) dst[k++] = src[j++]!;
+        await pace();
+      }
+      [src, dst] = [dst, src];
+    }
+    this.#orders.set(`${sort}:${dir}`, src);
+  }
+
+  #identity(): Uint32Array {
+    const idx = new Uint32Array(this.n);
+    for (let i = 0; i < this.n; i++) idx[i] = i;
+    return idx;
+  }
+
+  /** The order of `sort` as the renderer's sortRows: ties (and missing values) in address order — the rows' own order. */
+  #comparator(sort: Exclude<SortKey, 'address'> | 'address', dir: SortDir): (a: number, b: number) => number {
+    const sign = dir === 'asc' ? 1 : -1;
+    if (sort === 'address') return (a, b) => sign * (a - b);
+    if (sort === 'label' || sort === 'type') {
+      const text = sort === 'label' ? this.#sortLabels() : this.cols.type;
       // Missing (no label) last in both directions; a < b on strings as the renderer compares them.
-      idx.sort((a, b) => {
+      return (a, b) => {
         const x = text[a] ?? null;
         const y = text[b] ?? null;
         if (x === null) return y === null ? a - b : 1;
         if (y === null) return -1;
         return (x < y ? -sign : x > y ? sign : 0) || a - b;
-      });
-    } else {
-      const v = this.#numbers(sort);
-      // NaN: missing, last in both directions (balance and UTXOs are never missing).
-      idx.sort((a, b) => {
-        const x = v[a]!;
-        const y = v[b]!;
-        if (Number.isNaN(x)) return Number.isNaN(y) ? a - b : 1;
-        if (Number.isNaN(y)) return -1;
-        return sign * (x - y) || a - b;
-      });
+      };
     }
-    this.#orders.set(key, idx);
-    return idx;
+    const v = this.#numbers(sort);
+    // NaN: missing, last in both directions (balance and UTXOs are never missing).
+    return (a, b) => {
+      const x = v[a]!;
+      const y = v[b]!;
+      if (Number.isNaN(x)) return Number.isNaN(y) ? a - b : 1;
+      if (Number.isNaN(y)) return -1;
+      return sign * (x - y) || a - b;
+    };
   }
 
   /** A numeric sort key's values (NaN: missing). Amounts below 2^53, as every balance is. */
@@ -191,12 +268,30 @@ export class OverviewModel {
 
   #searchKeys(): string[] {
     if (this.#search === null) {
-      const c = this.cols;
       const out = new Array<string>(this.n);
-      for (let i = 0; i < this.n; i++) out[i] = searchKey(c.label[i] || null, c.nodeLabel[i] || null, c.address[i]!, c.type[i]!);
+      for (let i = 0; i < this.n; i++) out[i] = this.#searchKeyOf(i);
       this.#search = out;
     }
     return this.#search;
+  }
+
+  #searchKeyOf(i: number): string {
+    const c = this.cols;
+    return searchKey(c.label[i] || null, c.nodeLabel[i] || null, c.address[i]!, c.type[i]!);
+  }
+
+  /** The search keys made in slices (prepare). */
+  async #makeSearchKeys(): Promise<void> {
+    const out = new Array<string>(this.n);
+    let t = performance.now();
+    for (let i = 0; i < this.n; i++) {
+      out[i] = this.#searchKeyOf(i);
+      if ((i & 1023) === 1023 && performance.now() - t >= SLICE_MS) {
+        await turn();
+        t = performance.now();
+      }
+    }
+    this.#search ??= out;
   }
 
   #slice(rows: Uint32Array, from: number, to: number): BalanceColumns {

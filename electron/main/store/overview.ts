@@ -64,7 +64,7 @@ const BALANCES_RANGE_SQL = `
    ORDER BY f.address`;
 
 /** Rows read per slice of a sliced read (each slice one query, then a turn of the event loop). */
-export const OVERVIEW_SLICE = 2000;
+export const OVERVIEW_SLICE = 1000;
 
 /** Gives the event loop a turn (a ping, an IPC call) between two slices of work. */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

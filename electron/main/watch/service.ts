@@ -143,7 +143,9 @@ export class WatchService {
       return { snapshot: snapshotView(snap), offline, refreshing, lastFailure, balances, page: null, totals };
     }
     const model = await this.deps.overview.model(...args);
-    const first = page === undefined ? null : model.page(page.query ?? DEFAULT_QUERY, 0, page.count ?? FIRST_PAGE_ROWS);
+    const query = page?.query ?? DEFAULT_QUERY;
+    if (page !== undefined) await model.prepare(query);
+    const first = page === undefined ? null : model.page(query, 0, page.count ?? FIRST_PAGE_ROWS);
     return { snapshot: snapshotView(snap), offline, refreshing, lastFailure, balances: first === null ? model.cols : emptyBalanceColumns(), page: first, totals: model.shownTotals };
   }
 
@@ -158,6 +160,7 @@ export class WatchService {
     if (!pid || !snap) return emptyPage(`${pid ?? 'none'}:none`, query);
     const net = this.network();
     const model = await this.deps.overview.model(pid, snap.id, snap.index?.height ?? null, (address: string) => addressType(address, net), net?.chain ?? 'any');
+    await model.prepare(query);
     return model.page(query, from, count);
   }
 
