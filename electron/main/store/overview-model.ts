@@ -10,6 +10,8 @@ import { filterTerms, searchKey, type SortDir, type SortKey } from '../../../sha
 import type { BalanceColumns, BalancePage, BalanceQuery, BalanceTotals } from '../../../shared/ipc/contract';
 import { BALANCE_FIELDS } from '../../../shared/ipc/balance-columns';
 
+type NumericKey = 'received' | 'balance' | 'utxos' | 'confirmations' | 'activity';
+
 interface Selection {
   rows: Uint32Array;
   totals: BalanceTotals;
@@ -34,6 +36,8 @@ export class OverviewModel {
   /** Totals of the rows that are not hidden (what `watch:overview` has always answered). */
   readonly shownTotals: BalanceTotals;
   readonly #orders = new Map<string, Uint32Array>();
+  /** The numeric sort keys' values, made on first use. */
+  readonly #values = new Map<NumericKey, Float64Array>();
   /** Orders and search keys being made (prepare), so that two callers share one. */
   readonly #making = new Map<string, Promise<void>>();
   readonly #selections = new Map<string, Selection>();
@@ -160,6 +164,7 @@ export class OverviewModel {
       this.#order(sort, dir);
       return;
     }
+    if (sort !== 'type') await this.#makeKeyValues(sort);
     const cmp = this.#comparator(sort, dir);
     const n = this.n;
     let src = this.#identity();
@@ -224,46 +229,71 @@ export class OverviewModel {
   }
 
   /** A numeric sort key's values (NaN: missing). Amounts below 2^53, as every balance is. */
-  #numbers(sort: 'received' | 'balance' | 'utxos' | 'confirmations' | 'activity'): Float64Array {
-    const c = this.cols;
-    const v = new Float64Array(this.n);
-    for (let i = 0; i < this.n; i++) {
-      let x: number | string | null;
-      switch (sort) {
-        case 'received':
-          x = c.receivedSats[i] ?? null;
-          break;
-        case 'balance':
-          x = c.balanceSats[i]!;
-          break;
-        case 'utxos':
-          x = c.utxoCount[i]!;
-          break;
-        case 'confirmations':
-          // As the table shows it: the youngest UTXO's, else the node's for the last receive.
-          x = c.minConfirmations[i] ?? c.receivedConfirmations[i] ?? null;
-          break;
-        case 'activity':
-          x = c.lastActivityHeight[i] ?? null;
-          break;
-      }
-      v[i] = x === null ? NaN : Number(x);
+  #numbers(sort: NumericKey): Float64Array {
+    let v = this.#values.get(sort);
+    if (v === undefined) {
+      v = new Float64Array(this.n);
+      for (let i = 0; i < this.n; i++) v[i] = this.#numberOf(sort, i);
+      this.#values.set(sort, v);
     }
     return v;
+  }
+
+  #numberOf(sort: NumericKey, i: number): number {
+    const c = this.cols;
+    let x: number | string | null;
+    switch (sort) {
+      case 'received':
+        x = c.receivedSats[i] ?? null;
+        break;
+      case 'balance':
+        x = c.balanceSats[i]!;
+        break;
+      case 'utxos':
+        x = c.utxoCount[i]!;
+        break;
+      case 'confirmations':
+        // As the table shows it: the youngest UTXO's, else the node's for the last receive.
+        x = c.minConfirmations[i] ?? c.receivedConfirmations[i] ?? null;
+        break;
+      case 'activity':
+        x = c.lastActivityHeight[i] ?? null;
+        break;
+    }
+    return x === null ? NaN : Number(x);
   }
 
   /** Lowercased label for sorting (the local one, else the node's; an empty one is none): null when none. */
   #sortLabels(): Array<string | null> {
     if (this.#sortLabel === null) {
-      const c = this.cols;
       const out = new Array<string | null>(this.n);
-      for (let i = 0; i < this.n; i++) {
-        const label = c.label[i] || c.nodeLabel[i] || '';
-        out[i] = label === '' ? null : label.toLowerCase();
-      }
+      for (let i = 0; i < this.n; i++) out[i] = this.#sortLabelOf(i);
       this.#sortLabel = out;
     }
     return this.#sortLabel;
+  }
+
+  #sortLabelOf(i: number): string | null {
+    const label = this.cols.label[i] || this.cols.nodeLabel[i] || '';
+    return label === '' ? null : label.toLowerCase();
+  }
+
+  /** A sort key's values made in slices before its comparator reads them (#makeOrder). */
+  async #makeKeyValues(sort: Exclude<SortKey, 'address' | 'type'>): Promise<void> {
+    if (sort === 'label' ? this.#sortLabel !== null : this.#values.has(sort)) return;
+    const labels = sort === 'label' ? new Array<string | null>(this.n) : null;
+    const v = sort === 'label' ? null : new Float64Array(this.n);
+    let t = performance.now();
+    for (let i = 0; i < this.n; i++) {
+      if (labels !== null) labels[i] = this.#sortLabelOf(i);
+      else v![i] = this.#numberOf(sort as NumericKey, i);
+      if ((i & 1023) === 1023 && performance.now() - t >= SLICE_MS) {
+        await turn();
+        t = performance.now();
+      }
+    }
+    if (labels !== null) this.#sortLabel ??= labels;
+    else if (!this.#values.has(sort)) this.#values.set(sort, v!);
   }
 
   #searchKeys(): string[] {

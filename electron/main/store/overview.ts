@@ -76,7 +76,7 @@ export class OverviewQuery {
   #dataVersion: BetterSqlite3.Statement<[], number> | null = null;
   /** The last result, with what it was computed from (see balances). */
   #last: { key: string; rows: OverviewRows } | null = null;
-  #addresses: BetterSqlite3.Statement<[number], string> | null = null;
+  #addresses: BetterSqlite3.Statement<[number, string, number], string> | null = null;
   #count: BetterSqlite3.Statement<[number], number> | null = null;
   #range: BetterSqlite3.Statement<[{ p: string; s: number; lo: string; hi: string }], RawRow> | null = null;
   /** The last model (see model), or the read making it. */
@@ -142,29 +142,30 @@ export class OverviewQuery {
   }
 
   async #readModel(profileId: string, snapshotId: number, indexTip: number | null, typeOf: (address: string) => string, typesKey: string, key: string): Promise<OverviewModel> {
-    this.#addresses ??= this.#db.prepare<[number], string>('SELECT address FROM snapshot_fetched WHERE snapshot_id = ? ORDER BY address').pluck(true);
+    // The snapshot's addresses a slice at a time (keyset: the primary key from the last one read on).
+    this.#addresses ??= this.#db.prepare<[number, string, number], string>('SELECT address FROM snapshot_fetched WHERE snapshot_id = ? AND address > ? ORDER BY address LIMIT ?').pluck(true);
     this.#range ??= this.#db.prepare<[{ p: string; s: number; lo: string; hi: string }], RawRow>(BALANCES_RANGE_SQL).raw(true);
     for (let attempt = 0; ; attempt++) {
-      const addresses = this.#addresses.all(snapshotId);
-      const c = emptyColumns(addresses.length);
+      const c = emptyColumns(this.rowCount(snapshotId));
       let written = 0;
       let moved = false;
-      for (let at = 0; at < addresses.length; at += OVERVIEW_SLICE) {
-        if (at > 0) {
-          await turn();
-          if (attempt < 3 && this.#key(profileId, snapshotId, indexTip, typesKey) !== key) {
-            moved = true;
-            break;
-          }
-        }
-        const hi = addresses[Math.min(at + OVERVIEW_SLICE, addresses.length) - 1]!;
-        const raw = this.#range.all({ p: profileId, s: snapshotId, lo: addresses[at]!, hi });
+      for (let after = ''; ; ) {
+        const slice = this.#addresses.all(snapshotId, after, OVERVIEW_SLICE);
+        if (slice.length === 0) break;
+        const raw = this.#range.all({ p: profileId, s: snapshotId, lo: slice[0]!, hi: slice[slice.length - 1]! });
         fill(c, written, raw, indexTip, typeOf);
         written += raw.length;
+        after = slice[slice.length - 1]!;
+        if (slice.length < OVERVIEW_SLICE) break;
+        await turn();
+        if (attempt < 3 && this.#key(profileId, snapshotId, indexTip, typesKey) !== key) {
+          moved = true;
+          break;
+        }
       }
       if (moved) continue;
-      // Rows added or removed between the address list and a slice (after the last retry): the columns as read.
-      if (written !== addresses.length) for (const col of Object.values(c) as unknown[][]) col.length = written;
+      // Rows added or removed while it was read (after the last retry): the columns as read.
+      if (written !== c.address.length) for (const col of Object.values(c) as unknown[][]) col.length = written;
       // Written to meanwhile (after the last retry): the model is of what was read; the next call reads again.
       const now = this.#key(profileId, snapshotId, indexTip, typesKey);
       if (this.#model?.key === key && now !== key) this.#model = null;
