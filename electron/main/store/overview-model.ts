@@ -167,7 +167,7 @@ export class OverviewModel {
     if (sort !== 'type') await this.#makeKeyValues(sort);
     const cmp = this.#comparator(sort, dir);
     const n = this.n;
-    let src = this.#identity();
+    let src: Uint32Array = this.#identity();
     let t = performance.now();
     const pace = async (): Promise<void> => {
       if (performance.now() - t < SLICE_MS) return;
@@ -178,7 +178,7 @@ export class OverviewModel {
       src.subarray(lo, Math.min(lo + RUN, n)).sort(cmp);
       await pace();
     }
-    let dst = new Uint32Array(n);
+    let dst: Uint32Array = new Uint32Array(n);
     for (let width = RUN; width < n; width *= 2) {
       for (let lo = 0; lo < n; lo += 2 * width) {
         const mid = Math.min(lo + width, n);
@@ -280,20 +280,21 @@ export class OverviewModel {
 
   /** A sort key's values made in slices before its comparator reads them (#makeOrder). */
   async #makeKeyValues(sort: Exclude<SortKey, 'address' | 'type'>): Promise<void> {
-    if (sort === 'label' ? this.#sortLabel !== null : this.#values.has(sort)) return;
-    const labels = sort === 'label' ? new Array<string | null>(this.n) : null;
-    const v = sort === 'label' ? null : new Float64Array(this.n);
+    const numeric: NumericKey | null = sort === 'label' ? null : sort;
+    if (numeric === null ? this.#sortLabel !== null : this.#values.has(numeric)) return;
+    const labels = numeric === null ? new Array<string | null>(this.n) : null;
+    const v = new Float64Array(numeric === null ? 0 : this.n);
     let t = performance.now();
     for (let i = 0; i < this.n; i++) {
-      if (labels !== null) labels[i] = this.#sortLabelOf(i);
-      else v![i] = this.#numberOf(sort as NumericKey, i);
+      if (numeric === null) labels![i] = this.#sortLabelOf(i);
+      else v[i] = this.#numberOf(numeric, i);
       if ((i & 1023) === 1023 && performance.now() - t >= SLICE_MS) {
         await turn();
         t = performance.now();
       }
     }
-    if (labels !== null) this.#sortLabel ??= labels;
-    else if (!this.#values.has(sort)) this.#values.set(sort, v!);
+    if (numeric === null) this.#sortLabel ??= labels;
+    else if (!this.#values.has(numeric)) this.#values.set(numeric, v);
   }
 
   #searchKeys(): string[] {
