@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- devnet|psbt|psbt-roles|psbt-worker|psbt-page|qr|qr-scan|refresh|send|create|spend|wallet|history|switch|stall ...]: runs the named benchmark groups (all by default) and prints a
+ * npm run bench [-- devnet|psbt|psbt-roles|psbt-worker|psbt-page|overview-page|qr|qr-scan|refresh|send|create|spend|wallet|history|switch|stall ...]: runs the named benchmark groups (all by default) and prints a
  * table per group with the ratio against a naive baseline measured in the same run.
  * Speed goals live here and in BENCHMARKS.md, never as timed assertions in tests.
  */
@@ -10,6 +10,7 @@ import { benchPsbt } from './psbt';
 import { benchPsbtRoles } from './psbt-roles';
 import { benchPsbtWorker } from './psbt-worker';
 import { benchPsbtPage } from './psbt-page';
+import { benchOverviewPage } from './overview-page';
 import { benchQr } from './qr';
 import { benchQrScan } from './qr-scan';
 import { benchRefresh } from './refresh';
@@ -36,6 +37,7 @@ const groups: Record<string, () => Promise<Row[]>> = {
   'qr-scan': benchQrScan,
   switch: benchSwitch,
   stall: benchStall,
+  'overview-page': benchOverviewPage,
 };
 
 async function main(): Promise<void> {

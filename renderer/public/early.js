@@ -14,13 +14,28 @@
   if (path === '' || path === '/' || path === '/balances') channels.push('watch:overview');
   // The wallet's transactions when the app opens on them (renderer/src/api/early.ts opensOnTransactions).
   if (path === '/transactions') channels.push('wallet:history');
+  // A large wallet's balances come paged, the first page in the table's order: the sort the window
+  // kept (renderer/src/stores/watch-prefs.ts readSort; main's default when there is none).
+  var args = { 'watch:overview': { page: {} } };
+  try {
+    var sort = JSON.parse(window.localStorage.getItem('spyglass.balances.sort') || 'null');
+    var keys = ['label', 'address', 'type', 'received', 'balance', 'utxos', 'confirmations', 'activity'];
+    if (sort && keys.indexOf(sort.key) >= 0 && (sort.dir === 'asc' || sort.dir === 'desc')) {
+      args['watch:overview'] = { page: { query: { sort: sort.key, dir: sort.dir, filter: '', showHidden: false } } };
+    }
+  } catch {
+    // no storage: main's default order
+  }
+  var body = function (c) {
+    return args[c] || {};
+  };
   var calls = {};
   var kind;
   try {
     if (window.api !== undefined) {
       kind = 'ipc';
       channels.forEach(function (c) {
-        calls[c] = window.api.invoke(c, {});
+        calls[c] = window.api.invoke(c, body(c));
       });
     } else {
       var token = new URLSearchParams(location.search).get('bridgeToken') || sessionStorage.getItem('spyglass.bridgeToken');
@@ -29,7 +44,7 @@
       // Each reply is read and parsed as soon as it arrives (while the page waits for its modules),
       // into { status, statusText, json } with `json` undefined when the body was not JSON.
       var send = function (c) {
-        return fetch('/ipc/' + c, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + token }, body: '{}' }).then(function (res) {
+        return fetch('/ipc/' + c, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + token }, body: JSON.stringify(body(c)) }).then(function (res) {
           var reply = function (json) {
             return { status: res.status, statusText: res.statusText, json: json };
           };

@@ -8,6 +8,7 @@ import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventNameOf } from '
 import type {
   AddAddressesResult,
   AddressDetailView,
+  BalancePage,
   HistoryView,
   LabelImportPreview,
   ReconcileIssue,
@@ -16,6 +17,8 @@ import type {
   TransactionView,
   WatchOverview,
 } from './watch';
+import { OVERVIEW_PAGE_MAX } from './watch';
+import { SORT_KEYS } from '../balance-query';
 import type { PsbtConvertReply, PsbtCrosscheckReply, PsbtQrReply, PsbtReviewPageReply, PsbtReviewReply } from './psbt';
 import { QR_PAGE, QR_PAGE_MAX, REVIEW_PAGE_MAX } from './psbt';
 import type { NodeWalletsView, ProfileWalletsView, ReceiveAddressView, ReceiveLabelResult, WalletAttachResult, WalletBalancesView, WalletHistoryView, WalletImportResult, WalletPreview, WalletRescanResult, WalletRescanStatus, WalletScanProgress } from './wallet';
@@ -154,6 +157,11 @@ export interface AppInfo {
 
 const ProfileRef = z.object({ id }).strict();
 const empty = z.object({}).strict();
+/** The Balances table's sort and filter (BalanceQuery); the filter text is what a filter box holds. */
+const BalanceQuerySchema = z
+  .object({ sort: z.enum(SORT_KEYS), dir: z.enum(['asc', 'desc']), filter: z.string().max(1000, 'The filter is longer than 1,000 characters'), showHidden: z.boolean() })
+  .strict();
+const pageCount = z.number().int().min(1).max(OVERVIEW_PAGE_MAX);
 /** Shape only (length, charset); the network check happens in main against the node's chain. */
 const address = z.string().trim().min(1, 'An address is required').max(128).regex(/^[A-Za-z0-9]+$/, 'Not an address');
 const txid = z.string().regex(/^[0-9a-fA-F]{64}$/, 'A txid is 64 hex characters').transform((s) => s.toLowerCase());
@@ -248,7 +256,16 @@ export const channels = {
 
   // ——— watch-only tracking (the active profile) ———
   /** Balances of the latest snapshot; works offline (marked so). */
-  'watch:overview': { request: empty, reply: null as unknown as WatchOverview },
+  /** Balances of the latest snapshot; works offline (marked so). A large wallet's rows come paged: the first page in `page`'s order and filter. */
+  'watch:overview': {
+    request: z.object({ page: z.object({ query: BalanceQuerySchema.optional(), count: pageCount.optional() }).strict().optional() }).strict(),
+    reply: null as unknown as WatchOverview,
+  },
+  /** Rows `from`… of a large wallet's balances, sorted and filtered in main (see BalancePage). */
+  'watch:overview-page': {
+    request: BalanceQuerySchema.extend({ from: z.number().int().min(0).max(100_000_000), count: pageCount }).strict(),
+    reply: null as unknown as BalancePage,
+  },
   /** Run a refresh (one at a time); progress arrives as `refresh:progress` events. */
   'watch:refresh': { request: empty, reply: null as unknown as RefreshSummaryView },
   'watch:cancel': { request: empty, reply: null as unknown as { cancelled: boolean } },

@@ -18,6 +18,7 @@ export const CHANNEL_NAMES = [
   'node:listwallets',
   'demo:start',
   'watch:overview',
+  'watch:overview-page',
   'watch:refresh',
   'watch:cancel',
   'watch:address',

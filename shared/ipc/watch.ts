@@ -62,6 +62,37 @@ export interface BalanceRowView {
  */
 export type BalanceColumns = { [K in keyof BalanceRowView]: Array<BalanceRowView[K]> };
 
+/** What the Balances table shows: its sort, its filter text, and whether hidden rows are listed. */
+export interface BalanceQuery {
+  sort: import('../balance-query').SortKey;
+  dir: import('../balance-query').SortDir;
+  filter: string;
+  showHidden: boolean;
+}
+
+/**
+ * Rows `from`… of a large wallet's balances in the order and filter of `query`, sorted and filtered
+ * in main (`watch:overview-page`; the first page comes with `watch:overview`). Every number is of the
+ * same rows as `version`: a page of another version belongs to other data (a refresh, a label, another
+ * wallet) and is dropped.
+ */
+export interface BalancePage {
+  /** The data the page is of: profile, snapshot and the database's version when it was read. */
+  version: string;
+  query: BalanceQuery;
+  from: number;
+  rows: BalanceColumns;
+  /** How many rows match the query. */
+  count: number;
+  /** Of the rows matching the query (what the table's footer shows). */
+  totals: BalanceTotals;
+  /** Every row of the snapshot, hidden ones included. */
+  allRows: number;
+  hiddenRows: number;
+  /** Of every row, hidden ones included (the amount columns are as wide as these). */
+  allTotals: BalanceTotals;
+}
+
 export interface WatchOverview {
   /** The latest good snapshot, or null before the first refresh. */
   snapshot: SnapshotView | null;
@@ -70,11 +101,23 @@ export interface WatchOverview {
   refreshing: boolean;
   /** The last refresh failure after the latest good snapshot, if any. */
   lastFailure: RefreshFailure | null;
-  /** One row per watched address of the snapshot. */
+  /**
+   * One row per watched address of the snapshot — when there are at most OVERVIEW_FULL_ROWS of them;
+   * else none, and `page` holds the first rows in the table's order.
+   */
   balances: BalanceColumns;
+  /** A large wallet's first page (null: every row is in `balances`). */
+  page: BalancePage | null;
   /** Of the rows that are not hidden. */
   totals: BalanceTotals;
 }
+
+/** Up to this many rows the overview carries every row (the renderer sorts and filters them); above, it is paged. */
+export const OVERVIEW_FULL_ROWS = 5000;
+/** Rows of a page: the overview's first, and each one the table asks for. */
+export const OVERVIEW_PAGE_ROWS = 200;
+/** The most rows one `watch:overview-page` answers. */
+export const OVERVIEW_PAGE_MAX = 1000;
 
 /**
  * The table's totals, of the rows that are not hidden. Named as Core's getbalances names them:

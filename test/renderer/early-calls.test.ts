@@ -26,6 +26,8 @@ describe('early calls', () => {
     fake.handle('watch:overview', () => ({ ok: false, error: { code: 'internal', message: 'early' } }));
     startEarlyCalls('#/balances');
     expect(fake.calls.map((c) => c.channel)).toEqual(['connection:status', 'profiles:list', 'keychain:status', 'watch:overview']);
+    // A large wallet's overview is paged: its first page in the order the window kept (none here: main's default).
+    expect(fake.calls[3]!.request).toEqual({ page: { query: { sort: 'balance', dir: 'desc', filter: '', showHidden: false } } });
     fake.handle('connection:status', { state: 'needs-password', profileId: 'p1' });
     expect(await api.connectionStatus()).toEqual({ state: 'none' }); // the early reply
     expect(await api.connectionStatus()).toEqual({ state: 'needs-password', profileId: 'p1' }); // asked again

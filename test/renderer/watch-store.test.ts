@@ -130,6 +130,7 @@ function overview(rows: BalanceRowView[], over: Partial<WatchOverview> = {}): Wa
     refreshing: false,
     lastFailure: null,
     balances: balanceColumns(rows),
+    page: null,
     totals: {
       receivedSats: received.toString(),
       balanceSats: balance.toString(),

@@ -7,6 +7,8 @@ import { AppError } from '../../../shared/errors';
 import type {
   AddAddressesResult,
   AddressDetailView,
+  BalancePage,
+  BalanceQuery,
   HistoryView,
   LabelImportPreview,
   MergeRule,
@@ -18,6 +20,7 @@ import type {
 import type { Network } from '../../../shared/bitcoin/networks';
 import { serializeBip329 } from '../../../shared/bip329';
 import { emptyBalanceColumns } from '../../../shared/ipc/balance-columns';
+import { OVERVIEW_FULL_ROWS } from '../../../shared/ipc/watch';
 import { RefreshEngine } from '../refresh/engine';
 import { IncrementalRefresh } from '../refresh/incremental';
 import type { Logger } from '../log';
@@ -28,6 +31,7 @@ import { addressType } from './address-type';
 import { addressView } from './address-view';
 import { localRecords } from './import-jobs';
 import { InlineImportRunner, type ImportRunner } from './import-runner';
+import { DEFAULT_QUERY, emptyPage, FIRST_PAGE_ROWS } from './overview-page';
 import { noticesBetween, paymentNotices, type PendingPayments } from './notices';
 import { balancesCsv, historyView, reconcileIssues } from './reports';
 import { transactionView } from './transaction-view';
@@ -113,10 +117,16 @@ export class WatchService {
 
   // ——— overview ———
 
-  overview(): WatchOverview {
+  /**
+   * The latest snapshot's balances. Without `page` (the CLI): every row. With it (the Balances table):
+   * up to OVERVIEW_FULL_ROWS rows every row too; above, the totals, the counts and the first
+   * `page.count` rows in the order and filter of `page.query` — the rest by overviewPage. A large
+   * wallet's rows are read in slices (store/overview.ts model): the main process keeps answering.
+   */
+  async overview(page?: { query?: BalanceQuery; count?: number }): Promise<WatchOverview> {
     const pid = this.profileId();
     const offline = this.deps.services.connectionState().state !== 'connected';
-    const empty: WatchOverview = { snapshot: null, offline, refreshing: false, lastFailure: null, balances: emptyBalanceColumns(), totals: { receivedSats: '0', balanceSats: '0', pendingTrustedSats: '0', pendingUntrustedSats: '0', trustedSats: '0', pendingUnknown: 0, utxoCount: 0, addresses: 0 } };
+    const empty: WatchOverview = { snapshot: null, offline, refreshing: false, lastFailure: null, balances: emptyBalanceColumns(), page: null, totals: { receivedSats: '0', balanceSats: '0', pendingTrustedSats: '0', pendingUntrustedSats: '0', trustedSats: '0', pendingUnknown: 0, utxoCount: 0, addresses: 0 } };
     if (!pid) return empty;
     const refreshing = this.engine?.conn.profile.id === pid && (this.engine.engine.running || this.engine.incremental.running);
     const snap = this.deps.repo.latestSnapshot(pid);
@@ -127,8 +137,31 @@ export class WatchService {
         : null;
     if (!snap) return { ...empty, refreshing, lastFailure };
     const net = this.network();
-    const { balances, totals } = this.deps.overview.balances(pid, snap.id, snap.index?.height ?? null, (address) => addressType(address, net), net?.chain ?? 'any');
-    return { snapshot: snapshotView(snap), offline, refreshing, lastFailure, balances, totals };
+    const args = [pid, snap.id, snap.index?.height ?? null, (address: string) => addressType(address, net), net?.chain ?? 'any'] as const;
+    if (this.deps.overview.rowCount(snap.id) <= OVERVIEW_FULL_ROWS) {
+      const { balances, totals } = this.deps.overview.balances(...args);
+      return { snapshot: snapshotView(snap), offline, refreshing, lastFailure, balances, page: null, totals };
+    }
+    const model = await this.deps.overview.model(...args);
+    const query = page?.query ?? DEFAULT_QUERY;
+    if (page !== undefined) await model.prepare(query);
+    const first = page === undefined ? null : model.page(query, 0, page.count ?? FIRST_PAGE_ROWS);
+    return { snapshot: snapshotView(snap), offline, refreshing, lastFailure, balances: first === null ? model.cols : emptyBalanceColumns(), page: first, totals: model.shownTotals };
+  }
+
+  /**
+   * Rows `from`… of the latest snapshot's balances in the order and filter of `query`. The page names
+   * the data it is of (`version`): after a refresh, a label or a wallet switch it differs from the
+   * pages before, and the renderer asks for the overview again instead of mixing them.
+   */
+  async overviewPage(query: BalanceQuery, from: number, count: number): Promise<BalancePage> {
+    const pid = this.profileId();
+    const snap = pid ? this.deps.repo.latestSnapshot(pid) : null;
+    if (!pid || !snap) return emptyPage(`${pid ?? 'none'}:none`, query);
+    const net = this.network();
+    const model = await this.deps.overview.model(pid, snap.id, snap.index?.height ?? null, (address: string) => addressType(address, net), net?.chain ?? 'any');
+    await model.prepare(query);
+    return model.page(query, from, count);
   }
 
   // ——— refresh ———

@@ -7,6 +7,7 @@ import type { Channel, Reply, Request } from '../../../shared/ipc/contract';
 import type { IpcResult } from '../../../shared/errors';
 import { bridgeResult } from './bridge';
 import { call, unwrap } from './client';
+import { readSort } from '../stores/watch-prefs';
 
 export type EarlyChannel = 'connection:status' | 'profiles:list' | 'keychain:status' | 'watch:overview' | 'wallet:history';
 
@@ -69,7 +70,17 @@ export function startEarlyCalls(hash: string, page: PageEarlyCalls | undefined =
   const channels: EarlyChannel[] = ['connection:status', 'profiles:list', 'keychain:status'];
   if (mayOpenOnBalances(hash)) channels.push('watch:overview');
   if (opensOnTransactions(hash)) channels.push('wallet:history');
-  for (const c of channels) keep(c, fromPage(page, c) ?? call(c, {} as Request<typeof c>)); // these channels take no arguments
+  for (const c of channels) keep(c, fromPage(page, c) ?? call(c, earlyRequest(c)));
+}
+
+/**
+ * What an early call asks: nothing, but the overview, whose first page (a large wallet's) comes in the
+ * order the window kept (as public/early.js asks it; the store asks again when its order differs).
+ */
+function earlyRequest<C extends EarlyChannel>(channel: C): Request<C> {
+  if (channel !== 'watch:overview') return {} as Request<C>;
+  const sort = readSort();
+  return { page: { query: { sort: sort.key, dir: sort.dir, filter: '', showHidden: false } } } as Request<C>;
 }
 
 /** Whether the early call of `channel` is there to be taken. */

@@ -1,6 +1,6 @@
 // Typed helpers, one per channel: each returns the reply value or throws an ApiError. The first
 // screen's calls may already be on their way (./early.ts): their helpers take that reply once.
-import type { ConnectionState, Events, MenuAction, Request, SettingsView } from '../../../shared/ipc/contract';
+import type { BalanceQuery, ConnectionState, Events, MenuAction, Request, SettingsView } from '../../../shared/ipc/contract';
 import { call, getApi } from './client';
 import { takeEarly } from './early';
 
@@ -56,7 +56,9 @@ export function onEventsOpen(listener: () => void): () => void {
 }
 
 // ——— watch-only tracking and labels (issue 5) ———
-export const watchOverview = () => takeEarly('watch:overview') ?? call('watch:overview', {});
+/** A large wallet's balances come paged: the first page in the order and filter of `query`. */
+export const watchOverview = (query?: BalanceQuery) => takeEarly('watch:overview') ?? call('watch:overview', { page: query === undefined ? {} : { query } });
+export const watchOverviewPage = (req: BalanceQuery & { from: number; count: number }) => call('watch:overview-page', req);
 export const watchRefresh = () => call('watch:refresh', {});
 export const watchCancel = () => call('watch:cancel', {});
 export const watchAddress = (address: string) => call('watch:address', { address });

@@ -85,16 +85,5 @@ export function middle(text: string, max: number): string {
   return `${text.slice(0, head)}…${text.slice(text.length - (keep - head))}`;
 }
 
-/** Address types as people call them. */
-export const ADDRESS_TYPES: Record<string, string> = {
-  p2pkh: 'P2PKH',
-  p2sh: 'P2SH',
-  p2wpkh: 'P2WPKH',
-  p2wsh: 'P2WSH',
-  p2tr: 'P2TR',
-  unknown: 'Other',
-};
-
-export function addressType(type: string): string {
-  return ADDRESS_TYPES[type] ?? type.toUpperCase();
-}
+/** Address types as people call them (shared with main, which filters a large wallet's rows). */
+export { ADDRESS_TYPES, addressType } from '../../../shared/balance-query';

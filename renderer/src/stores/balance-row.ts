@@ -3,7 +3,7 @@
 // Kept out of the store (stores/watch.ts) so that the table's pure operations (balance-table.ts) and
 // the tests use them without a Pinia store.
 import type { BalanceColumns, BalanceRowView } from '../../../shared/ipc/contract';
-import { addressType } from '../lib/format';
+import { searchKey } from '../../../shared/balance-query';
 
 /**
  * A balances row as the table uses it: the wire row plus derived values. Those are computed on
@@ -69,7 +69,7 @@ export class BalanceRow implements BalanceRowView {
 
   /** Lowercased "label \0 node label \0 address \0 type names": what the filter matches. */
   get search(): string {
-    if (this.#search === undefined) this.#search = `${this.label ?? ''}\u0000${this.nodeLabel ?? ''}\u0000${this.address}\u0000${typeSearchText(this.type)}`.toLowerCase();
+    if (this.#search === undefined) this.#search = searchKey(this.label, this.nodeLabel, this.address, this.type);
     return this.#search;
   }
 
@@ -127,22 +127,8 @@ export function prepareColumns(c: BalanceColumns): BalanceRow[] {
   return out;
 }
 
-/**
- * What the filter finds an address type by: the name in the Type column and the words wallets use
- * for it (Sparrow, Electrum: "native segwit", "taproot", "legacy"), e.g. "p2wpkh native segwit".
- */
-export const TYPE_SEARCH_WORDS: Record<string, string> = {
-  p2pkh: 'legacy',
-  p2sh: 'script hash',
-  p2wpkh: 'native segwit v0',
-  p2wsh: 'native segwit v0 script',
-  p2tr: 'taproot segwit v1',
-};
-
-export function typeSearchText(type: string): string {
-  const words = TYPE_SEARCH_WORDS[type];
-  return words ? `${addressType(type)} ${words}` : addressType(type);
-}
+// What the filter finds an address type by (shared with main, which filters a large wallet's rows).
+export { TYPE_SEARCH_WORDS, typeSearchText } from '../../../shared/balance-query';
 
 /** Computes the search keys of `rows` ahead of the first filter keystroke. */
 export function warmSearchKeys(rows: readonly BalanceRow[]): void {

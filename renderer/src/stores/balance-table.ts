@@ -3,14 +3,14 @@
 // (exact sums as Core's getbalances names them). The store (stores/watch.ts) keeps their results.
 import type { BalanceRow } from './balance-row';
 
-export type SortKey = 'label' | 'address' | 'type' | 'received' | 'balance' | 'utxos' | 'confirmations' | 'activity';
-export type SortDir = 'asc' | 'desc';
+import { filterTerms, SORT_KEYS, type SortDir, type SortKey } from '../../../shared/balance-query';
+
+export { filterTerms, SORT_KEYS, type SortDir, type SortKey };
 export interface SortState {
   key: SortKey;
   dir: SortDir;
 }
 
-export const SORT_KEYS: readonly SortKey[] = ['label', 'address', 'type', 'received', 'balance', 'utxos', 'confirmations', 'activity'];
 /** Numbers sort largest first on the first click; text A→Z. */
 export const DEFAULT_DIR: Record<SortKey, SortDir> = {
   label: 'asc',
@@ -66,11 +66,6 @@ function compareBy(key: SortKey, a: BalanceRow, b: BalanceRow, sign: number): nu
 export function sortRows(rows: readonly BalanceRow[], sort: SortState): BalanceRow[] {
   const sign = sort.dir === 'asc' ? 1 : -1;
   return rows.slice().sort((a, b) => compareBy(sort.key, a, b, sign) || cmp(a.address, b.address));
-}
-
-/** Whitespace-separated terms, lowercased; a row must contain every one. */
-export function filterTerms(text: string): string[] {
-  return text.trim().toLowerCase().split(/\s+/).filter((t) => t !== '');
 }
 
 export function filterRows(rows: readonly BalanceRow[], text: string, showHidden: boolean): BalanceRow[] {

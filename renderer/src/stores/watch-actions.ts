@@ -7,17 +7,32 @@ import type { IpcError } from '../../../shared/errors';
 import * as api from '../api/spyglass';
 import type { Unit } from '../lib/format';
 import { prepareRow, type BalanceRow } from './balance-row';
+import type { PagedView } from './balance-pages';
 
 export interface RowActionState {
   rows: ShallowRef<BalanceRow[]>;
+  /** A large wallet's pages (null: every row is in `rows`). */
+  paged: ShallowRef<PagedView | null>;
   unit: Ref<Unit>;
   actionError: Ref<IpcError | null>;
   /** Reloads the overview (after addresses were added). */
   load: () => Promise<boolean>;
 }
 
-export function useRowActions({ rows, unit, actionError, load }: RowActionState) {
+export function useRowActions({ rows, paged, unit, actionError, load }: RowActionState) {
+  /**
+   * Shows the changed row at once. A large wallet's pages are then asked again (the overview, with its
+   * new version): main sorts and filters, and the totals and counts may have changed with the row.
+   */
   function replaceRow(address: string, change: (r: BalanceRow) => BalanceRowView): void {
+    const p = paged.value;
+    if (p !== null) {
+      const pages = new Map<number, BalanceRow[]>();
+      for (const [n, list] of p.pages) pages.set(n, list.map((r) => (r.address === address ? prepareRow(change(r)) : r)));
+      paged.value = { ...p, pages };
+      void load();
+      return;
+    }
     rows.value = rows.value.map((r) => (r.address === address ? prepareRow(change(r)) : r));
   }
 
@@ -51,7 +66,9 @@ export function useRowActions({ rows, unit, actionError, load }: RowActionState)
   function remove(address: string): Promise<boolean> {
     return run(async () => {
       const reply = await api.watchRemove(address);
-      if (reply.removed) rows.value = rows.value.filter((r) => r.address !== address);
+      if (!reply.removed) return;
+      if (paged.value !== null) void load();
+      else rows.value = rows.value.filter((r) => r.address !== address);
     });
   }
 

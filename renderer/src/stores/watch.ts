@@ -6,16 +6,22 @@
 // key), kept in shallow refs (no deep proxies), sorted once per sort change, and a filter keystroke
 // is then one linear pass with String.includes over the sorted rows.
 //
+// A large wallet (more than OVERVIEW_FULL_ROWS addresses) is paged instead: main sorts and filters
+// its rows, the overview brings the first page and the totals, and the table asks for the pages of
+// the rows it shows (balance-pages.ts; `paged` is then set and `rows` stays empty).
+//
 // The store's parts by responsibility: the row model (balance-row.ts), the table's sort, filter and
-// totals (balance-table.ts), what the window keeps (watch-prefs.ts), the row actions (watch-actions.ts).
+// totals (balance-table.ts), a large wallet's pages (balance-pages.ts), what the window keeps
+// (watch-prefs.ts), the row actions (watch-actions.ts).
 import { acceptHMRUpdate, defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
-import type { RefreshProgress, RefreshSummaryView, WatchOverview } from '../../../shared/ipc/contract';
+import { computed, ref, shallowRef, watch } from 'vue';
+import type { BalancePage, BalanceQuery, RefreshProgress, RefreshSummaryView, WatchOverview } from '../../../shared/ipc/contract';
 import type { IpcError } from '../../../shared/errors';
 import * as api from '../api/spyglass';
 import type { Unit } from '../lib/format';
 import { prepareColumns, warmSearchKeys, type BalanceRow } from './balance-row';
 import { DEFAULT_DIR, filterRows, filterTerms, sortRows, totalsOf, type SortDir, type SortKey, type SortState, type Totals } from './balance-table';
+import { addPage, missingPages, PAGE_ROWS, pagedRows, sameQuery, viewOf, type PagedView } from './balance-pages';
 import { useRowActions } from './watch-actions';
 import { idle, nextFrame, readSort, readUnit, saveSort, saveUnit } from './watch-prefs';
 
@@ -38,6 +44,8 @@ export const FIRST_ROWS_MARK = 'spyglass:first-rows';
 export const useWatchStore = defineStore('watch', () => {
   const overview = shallowRef<WatchOverview | null>(null);
   const rows = shallowRef<BalanceRow[]>([]);
+  /** A large wallet's rows as far as fetched (null: every row is in `rows`). */
+  const paged = shallowRef<PagedView | null>(null);
   const loaded = ref(false);
   const loading = ref(false);
   const loadError = ref<IpcError | null>(null);
@@ -83,7 +91,9 @@ export const useWatchStore = defineStore('watch', () => {
   // Typing on (the new text extends the old) can only narrow the result: filter the last result
   // instead of every row.
   let lastFilter: { base: BalanceRow[]; hidden: boolean; text: string; out: BalanceRow[] } | null = null;
-  const visible = computed(() => {
+  const visible = computed((): readonly BalanceRow[] => {
+    const p = paged.value;
+    if (p !== null) return pagedRows(p);
     const base = sorted.value;
     const hidden = showHidden.value;
     const text = filter.value.toLowerCase();
@@ -97,6 +107,7 @@ export const useWatchStore = defineStore('watch', () => {
   let overviewRows: BalanceRow[] | null = null;
   /** Of every row, hidden ones included: main's totals when they are those (no row hidden or changed since). */
   const allTotals = computed((): Totals => {
+    if (paged.value !== null) return paged.value.allTotals;
     const all = rows.value;
     const o = overview.value;
     if (o !== null && all === overviewRows && o.totals.addresses === all.length) {
@@ -115,8 +126,13 @@ export const useWatchStore = defineStore('watch', () => {
     return totalsOf(all);
   });
   /** Of the rows shown (every row when none is filtered out or hidden: no second pass then). */
-  const totals = computed(() => (visible.value.length === rows.value.length ? allTotals.value : totalsOf(visible.value)));
-  const hiddenCount = computed(() => rows.value.reduce((n, r) => n + (r.hidden ? 1 : 0), 0));
+  const totals = computed(() => {
+    if (paged.value !== null) return paged.value.totals;
+    return visible.value.length === rows.value.length ? allTotals.value : totalsOf(visible.value as BalanceRow[]);
+  });
+  const hiddenCount = computed(() => (paged.value !== null ? paged.value.hiddenRows : rows.value.reduce((n, r) => n + (r.hidden ? 1 : 0), 0)));
+  /** Every row of the snapshot, hidden ones included. */
+  const rowCount = computed(() => (paged.value !== null ? paged.value.allRows : rows.value.length));
   /** The refresh call's own error when main recorded none (or another one). */
   const callError = computed(() => {
     const e = refreshError.value;
@@ -134,16 +150,25 @@ export const useWatchStore = defineStore('watch', () => {
       // User Timing: when the page's first rows reached the table (read by `npm run bench -- refresh`
       // and visible in a DevTools performance recording); once per page, so the timeline stays small.
       marked = true;
-      globalThis.performance?.mark?.(FIRST_ROWS_MARK, { detail: { rows: o.balances.address.length } });
+      globalThis.performance?.mark?.(FIRST_ROWS_MARK, { detail: { rows: o.page?.rows.address.length ?? o.balances.address.length } });
     }
     overview.value = o;
-    const list = prepareColumns(o.balances);
-    overviewRows = list;
-    rows.value = list;
-    // The search keys are made when the page is idle after the rows are shown, not before.
-    idle(() => {
-      if (rows.value === list) warmSearchKeys(list);
-    });
+    if (o.page) {
+      overviewRows = null;
+      rows.value = [];
+      takePage(o.page);
+      // Asked in another order (the page's early call, made before this store was): the table's own.
+      requery();
+    } else {
+      paged.value = null;
+      const list = prepareColumns(o.balances);
+      overviewRows = list;
+      rows.value = list;
+      // The search keys are made when the page is idle after the rows are shown, not before.
+      idle(() => {
+        if (rows.value === list) warmSearchKeys(list);
+      });
+    }
     if (!ownRefresh) {
       refreshing.value = o.refreshing;
       if (o.refreshing) followOtherRefresh();
@@ -164,11 +189,76 @@ export const useWatchStore = defineStore('watch', () => {
 
   /** Bumped when the rows on screen are dropped (another wallet or profile): older answers are stale. */
   let epoch = 0;
+
+  /** What the table shows now, as main sorts and filters a large wallet's rows. */
+  function query(): BalanceQuery {
+    return { sort: sort.value.key, dir: sort.value.dir, filter: filter.value, showHidden: showHidden.value };
+  }
+
+  /** The rows the table has in its DOM (VirtualTable's range): their pages are fetched. */
+  let wanted = { first: 0, last: PAGE_ROWS };
+  /** Pages asked and not answered yet, by query, version and page number. */
+  const asking = new Set<string>();
+
+  /** A page from main: a new query's or new data's first page replaces the view; else it fills it in. */
+  function takePage(page: BalancePage): void {
+    const p = paged.value;
+    if (p !== null && p.version === page.version && sameQuery(p.query, page.query)) {
+      addPage(p, page);
+      paged.value = { ...p };
+    } else {
+      paged.value = viewOf(page);
+    }
+    want(wanted.first, wanted.last);
+  }
+
+  /** The table shows rows `first`…`last`: asks main for the pages of them not here yet (a large wallet only). */
+  function want(first: number, last: number): void {
+    wanted = { first, last };
+    const p = paged.value;
+    if (p === null) return;
+    for (const n of missingPages(p, first, last)) void fetchPage(p.version, p.query, n * PAGE_ROWS, PAGE_ROWS);
+  }
+
+  async function fetchPage(version: string, q: BalanceQuery, from: number, count: number): Promise<void> {
+    const key = `${version}\u0000${JSON.stringify(q)}\u0000${from}`;
+    if (asking.has(key)) return;
+    asking.add(key);
+    const asked = epoch;
+    try {
+      const page = await api.watchOverviewPage({ ...q, from, count });
+      if (asked !== epoch || !sameQuery(page.query, query())) return;
+      // Other data than the view's (a refresh, a label, another wallet's snapshot): the overview again,
+      // never rows of two versions side by side.
+      if (paged.value !== null && page.version !== paged.value.version && sameQuery(paged.value.query, page.query)) {
+        void load();
+        return;
+      }
+      takePage(page);
+    } catch (e) {
+      if (asked === epoch) loadError.value = api.asIpcError(e);
+    } finally {
+      asking.delete(key);
+    }
+  }
+
+  /** The sort, filter or hidden rows changed: a large wallet's rows in the new order, from where the table is. */
+  function requery(): void {
+    const p = paged.value;
+    if (p === null) return;
+    const q = query();
+    if (sameQuery(p.query, q)) return;
+    const from = Math.floor(wanted.first / PAGE_ROWS) * PAGE_ROWS;
+    void fetchPage(p.version, q, from, Math.min(1000, Math.max(PAGE_ROWS, Math.ceil((wanted.last - from) / PAGE_ROWS) * PAGE_ROWS)));
+  }
+
+  watch([sort, filter, showHidden], requery);
+
   async function loadOnce(): Promise<boolean> {
     loading.value = true;
     const asked = epoch;
     try {
-      const o = await api.watchOverview();
+      const o = await api.watchOverview(query());
       // Asked before the wallet changed: the previous wallet's rows, never shown under the new name.
       if (asked !== epoch) return false;
       setOverview(o);
@@ -271,7 +361,7 @@ export const useWatchStore = defineStore('watch', () => {
     }
   }
 
-  const { setLabel, hide, remove, add, exportCsv } = useRowActions({ rows, unit, actionError, load });
+  const { setLabel, hide, remove, add, exportCsv } = useRowActions({ rows, paged, unit, actionError, load });
 
   function setSort(key: SortKey, dir?: SortDir): void {
     const next: SortState = { key, dir: dir ?? (sort.value.key === key ? (sort.value.dir === 'asc' ? 'desc' : 'asc') : DEFAULT_DIR[key]) };
@@ -326,6 +416,7 @@ export const useWatchStore = defineStore('watch', () => {
     epoch++;
     overview.value = null;
     rows.value = [];
+    paged.value = null;
     lastSummary.value = null;
     notice.value = null;
     refreshError.value = null;
@@ -338,11 +429,11 @@ export const useWatchStore = defineStore('watch', () => {
   }
 
   return {
-    overview, rows, loaded, loading, loadError,
+    overview, rows, paged, rowCount, loaded, loading, loadError,
     sort, filterInput, filter, showHidden, unit,
     refreshing, cancelling, progress, refreshError, lastSummary, notice, actionError, viewState,
     snapshot, offline, lastFailure, sorted, visible, totals, allTotals, hiddenCount, callError,
-    load, loadAtStart, startDone, shown, clearProfileState, refresh, cancel, setLabel, hide, remove, add, exportCsv, setSort, setFilter, setUnit, toggleUnit,
+    load, loadAtStart, startDone, shown, clearProfileState, refresh, cancel, setLabel, hide, remove, add, exportCsv, setSort, setFilter, want, setUnit, toggleUnit,
   };
 });
 

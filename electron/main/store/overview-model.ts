@@ -1,0 +1,385 @@
+// A large wallet's balances rows held in main, sorted, filtered and paged there (`watch:overview-page`):
+// the renderer asks for the rows it shows instead of receiving 100,000 rows × 19 columns at once.
+//
+// Built once per version of the data (store/overview.ts reads the columns), then per query: the rows'
+// order for a sort (an index list, kept per sort key and direction), the rows a filter keeps of it (the
+// last few queries kept), and their totals. The order and the filter are exactly the renderer's
+// (renderer/src/stores/balance-table.ts sortRows / filterRows, over the same search key from
+// shared/balance-query.ts); test/main/overview-page.test.ts compares them on 20,000+ rows.
+import { filterTerms, searchKey, type SortDir, type SortKey } from '../../../shared/balance-query';
+import type { BalanceColumns, BalancePage, BalanceQuery, BalanceTotals } from '../../../shared/ipc/contract';
+import { BALANCE_FIELDS } from '../../../shared/ipc/balance-columns';
+
+type NumericKey = 'received' | 'balance' | 'utxos' | 'confirmations' | 'activity';
+
+interface Selection {
+  rows: Uint32Array;
+  totals: BalanceTotals;
+}
+
+/** How many filtered selections are kept (the query typed last, and a few before it: backspace, sort back). */
+const KEEP_SELECTIONS = 6;
+/** The longest stretch of work (ms) between two turns of the event loop while an order or the search keys are made. */
+const SLICE_MS = 8;
+/** Rows sorted in one go before the sorted runs are merged (a turn of the event loop between). */
+const RUN = 4096;
+
+/** Gives the event loop a turn (a ping, an IPC call) between two slices of work. */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export class OverviewModel {
+  readonly version: string;
+  readonly cols: BalanceColumns;
+  readonly n: number;
+  readonly hiddenRows: number;
+  readonly allTotals: BalanceTotals;
+  /** Totals of the rows that are not hidden (what `watch:overview` has always answered). */
+  readonly shownTotals: BalanceTotals;
+  readonly #orders = new Map<string, Uint32Array>();
+  /** The numeric sort keys' values, made on first use. */
+  readonly #values = new Map<NumericKey, Float64Array>();
+  /** Orders and search keys being made (prepare), so that two callers share one. */
+  readonly #making = new Map<string, Promise<void>>();
+  readonly #selections = new Map<string, Selection>();
+  #search: string[] | null = null;
+  #sortLabel: Array<string | null> | null = null;
+
+  constructor(version: string, cols: BalanceColumns) {
+    this.version = version;
+    this.cols = cols;
+    this.n = cols.address.length;
+    const all = new Uint32Array(this.n);
+    let hidden = 0;
+    for (let i = 0; i < this.n; i++) {
+      all[i] = i;
+      if (cols.hidden[i]) hidden++;
+    }
+    this.hiddenRows = hidden;
+    this.allTotals = this.#totals(all);
+    this.shownTotals = hidden === 0 ? this.allTotals : this.#totals(all.filter((i) => !cols.hidden[i]));
+  }
+
+  /**
+   * Makes what `query` needs and has not been made — its order, the search keys — in slices with a
+   * turn of the event loop between them (a sort of 100,000 rows or their search keys in one go would
+   * hold the main process for a few hundred ms on a loaded machine); page() then only selects.
+   */
+  async prepare(query: BalanceQuery): Promise<void> {
+    const order = `${query.sort}:${query.dir}`;
+    if (!this.#orders.has(order)) await this.#once(order, () => this.#makeOrder(query.sort, query.dir));
+    if (this.#search === null && filterTerms(query.filter).length > 0) await this.#once('search', () => this.#makeSearchKeys());
+  }
+
+  #once(key: string, make: () => Promise<void>): Promise<void> {
+    let p = this.#making.get(key);
+    if (p === undefined) {
+      p = make().finally(() => this.#making.delete(key));
+      this.#making.set(key, p);
+    }
+    return p;
+  }
+
+  /** Rows `from`… (at most `count`) of `query`, with the count and totals of every row it matches (after prepare: no long step). */
+  page(query: BalanceQuery, from: number, count: number): BalancePage {
+    const sel = this.#select(query);
+    const end = Math.min(sel.rows.length, from + count);
+    return {
+      version: this.version,
+      query,
+      from,
+      rows: this.#slice(sel.rows, Math.min(from, end), end),
+      count: sel.rows.length,
+      totals: sel.totals,
+      allRows: this.n,
+      hiddenRows: this.hiddenRows,
+      allTotals: this.allTotals,
+    };
+  }
+
+  /** The rows `query` keeps, in its order: every row index, as sortRows then filterRows would list them. */
+  select(query: BalanceQuery): Uint32Array {
+    return this.#select(query).rows;
+  }
+
+  #select(query: BalanceQuery): Selection {
+    const terms = filterTerms(query.filter);
+    const key = `${query.sort}:${query.dir}:${query.showHidden ? 1 : 0}:${terms.join(' ')}`;
+    const kept = this.#selections.get(key);
+    if (kept !== undefined) {
+      // Most recently used last.
+      this.#selections.delete(key);
+      this.#selections.set(key, kept);
+      return kept;
+    }
+    const order = this.#order(query.sort, query.dir);
+    let rows = order;
+    if (terms.length > 0 || (!query.showHidden && this.hiddenRows > 0)) {
+      const search = terms.length > 0 ? this.#searchKeys() : null;
+      const hidden = this.cols.hidden;
+      const out = new Uint32Array(order.length);
+      let k = 0;
+      for (let j = 0; j < order.length; j++) {
+        const i = order[j]!;
+        if (!query.showHidden && hidden[i]) continue;
+        if (search !== null) {
+          const s = search[i]!;
+          let ok = true;
+          for (const t of terms) {
+            if (!s.includes(t)) {
+              ok = false;
+              break;
+            }
+          }
+          if (!ok) continue;
+        }
+        out[k++] = i;
+      }
+      rows = out.slice(0, k);
+    }
+    const sel: Selection = { rows, totals: rows.length === this.n ? this.allTotals : !query.showHidden && terms.length === 0 ? this.shownTotals : this.#totals(rows) };
+    this.#selections.set(key, sel);
+    while (this.#selections.size > KEEP_SELECTIONS) this.#selections.delete(this.#selections.keys().next().value!);
+    return sel;
+  }
+
+  /** Every row in the order of `sort` (made in one go when prepare did not make it). */
+  #order(sort: SortKey, dir: SortDir): Uint32Array {
+    const kept = this.#orders.get(`${sort}:${dir}`);
+    if (kept !== undefined) return kept;
+    const idx = this.#identity();
+    if (sort === 'address') {
+      if (dir === 'desc') idx.reverse();
+    } else idx.sort(this.#comparator(sort, dir));
+    this.#orders.set(`${sort}:${dir}`, idx);
+    return idx;
+  }
+
+  /**
+   * The same order made in slices: runs of RUN rows sorted, then merged pairwise, a turn of the event
+   * loop whenever SLICE_MS have passed. The comparator is a total order (ties by row), so the result
+   * is the one sort() gives.
+   */
+  async #makeOrder(sort: SortKey, dir: SortDir): Promise<void> {
+    if (sort === 'address') {
+      this.#order(sort, dir);
+      return;
+    }
+    if (sort !== 'type') await this.#makeKeyValues(sort);
+    const cmp = this.#comparator(sort, dir);
+    const n = this.n;
+    let src: Uint32Array = this.#identity();
+    let t = performance.now();
+    const pace = async (): Promise<void> => {
+      if (performance.now() - t < SLICE_MS) return;
+      await turn();
+      t = performance.now();
+    };
+    for (let lo = 0; lo < n; lo += RUN) {
+      src.subarray(lo, Math.min(lo + RUN, n)).sort(cmp);
+      await pace();
+    }
+    let dst: Uint32Array = new Uint32Array(n);
+    for (let width = RUN; width < n; width *= 2) {
+      for (let lo = 0; lo < n; lo += 2 * width) {
+        const mid = Math.min(lo + width, n);
+        const hi = Math.min(lo + 2 * width, n);
+        let i = lo;
+        let j = mid;
+        let k = lo;
+        while (i < mid && j < hi) dst[k++] = cmp(src[i]!, src[j]!) <= 0 ? src[i++]! : src[j++]!;
+        while (i < mid) dst[k++] = src[i++]!;
+        while (j < hi) dst[k++] = src[j++]!;
+        await pace();
+      }
+      [src, dst] = [dst, src];
+    }
+    this.#orders.set(`${sort}:${dir}`, src);
+  }
+
+  #identity(): Uint32Array {
+    const idx = new Uint32Array(this.n);
+    for (let i = 0; i < this.n; i++) idx[i] = i;
+    return idx;
+  }
+
+  /** The order of `sort` as the renderer's sortRows: ties (and missing values) in address order — the rows' own order. */
+  #comparator(sort: Exclude<SortKey, 'address'> | 'address', dir: SortDir): (a: number, b: number) => number {
+    const sign = dir === 'asc' ? 1 : -1;
+    if (sort === 'address') return (a, b) => sign * (a - b);
+    if (sort === 'label' || sort === 'type') {
+      const text = sort === 'label' ? this.#sortLabels() : this.cols.type;
+      // Missing (no label) last in both directions; a < b on strings as the renderer compares them.
+      return (a, b) => {
+        const x = text[a] ?? null;
+        const y = text[b] ?? null;
+        if (x === null) return y === null ? a - b : 1;
+        if (y === null) return -1;
+        return (x < y ? -sign : x > y ? sign : 0) || a - b;
+      };
+    }
+    const v = this.#numbers(sort);
+    // NaN: missing, last in both directions (balance and UTXOs are never missing).
+    return (a, b) => {
+      const x = v[a]!;
+      const y = v[b]!;
+      if (Number.isNaN(x)) return Number.isNaN(y) ? a - b : 1;
+      if (Number.isNaN(y)) return -1;
+      return sign * (x - y) || a - b;
+    };
+  }
+
+  /** A numeric sort key's values (NaN: missing). Amounts below 2^53, as every balance is. */
+  #numbers(sort: NumericKey): Float64Array {
+    let v = this.#values.get(sort);
+    if (v === undefined) {
+      v = new Float64Array(this.n);
+      for (let i = 0; i < this.n; i++) v[i] = this.#numberOf(sort, i);
+      this.#values.set(sort, v);
+    }
+    return v;
+  }
+
+  #numberOf(sort: NumericKey, i: number): number {
+    const c = this.cols;
+    let x: number | string | null;
+    switch (sort) {
+      case 'received':
+        x = c.receivedSats[i] ?? null;
+        break;
+      case 'balance':
+        x = c.balanceSats[i]!;
+        break;
+      case 'utxos':
+        x = c.utxoCount[i]!;
+        break;
+      case 'confirmations':
+        // As the table shows it: the youngest UTXO's, else the node's for the last receive.
+        x = c.minConfirmations[i] ?? c.receivedConfirmations[i] ?? null;
+        break;
+      case 'activity':
+        x = c.lastActivityHeight[i] ?? null;
+        break;
+    }
+    return x === null ? NaN : Number(x);
+  }
+
+  /** Lowercased label for sorting (the local one, else the node's; an empty one is none): null when none. */
+  #sortLabels(): Array<string | null> {
+    if (this.#sortLabel === null) {
+      const out = new Array<string | null>(this.n);
+      for (let i = 0; i < this.n; i++) out[i] = this.#sortLabelOf(i);
+      this.#sortLabel = out;
+    }
+    return this.#sortLabel;
+  }
+
+  #sortLabelOf(i: number): string | null {
+    const label = this.cols.label[i] || this.cols.nodeLabel[i] || '';
+    return label === '' ? null : label.toLowerCase();
+  }
+
+  /** A sort key's values made in slices before its comparator reads them (#makeOrder). */
+  async #makeKeyValues(sort: Exclude<SortKey, 'address' | 'type'>): Promise<void> {
+    const numeric: NumericKey | null = sort === 'label' ? null : sort;
+    if (numeric === null ? this.#sortLabel !== null : this.#values.has(numeric)) return;
+    const labels = numeric === null ? new Array<string | null>(this.n) : null;
+    const v = new Float64Array(numeric === null ? 0 : this.n);
+    let t = performance.now();
+    for (let i = 0; i < this.n; i++) {
+      if (numeric === null) labels![i] = this.#sortLabelOf(i);
+      else v[i] = this.#numberOf(numeric, i);
+      if ((i & 1023) === 1023 && performance.now() - t >= SLICE_MS) {
+        await turn();
+        t = performance.now();
+      }
+    }
+    if (numeric === null) this.#sortLabel ??= labels;
+    else if (!this.#values.has(numeric)) this.#values.set(numeric, v);
+  }
+
+  #searchKeys(): string[] {
+    if (this.#search === null) {
+      const out = new Array<string>(this.n);
+      for (let i = 0; i < this.n; i++) out[i] = this.#searchKeyOf(i);
+      this.#search = out;
+    }
+    return this.#search;
+  }
+
+  #searchKeyOf(i: number): string {
+    const c = this.cols;
+    return searchKey(c.label[i] || null, c.nodeLabel[i] || null, c.address[i]!, c.type[i]!);
+  }
+
+  /** The search keys made in slices (prepare). */
+  async #makeSearchKeys(): Promise<void> {
+    const out = new Array<string>(this.n);
+    let t = performance.now();
+    for (let i = 0; i < this.n; i++) {
+      out[i] = this.#searchKeyOf(i);
+      if ((i & 1023) === 1023 && performance.now() - t >= SLICE_MS) {
+        await turn();
+        t = performance.now();
+      }
+    }
+    this.#search ??= out;
+  }
+
+  #slice(rows: Uint32Array, from: number, to: number): BalanceColumns {
+    const out = {} as Record<string, unknown[]>;
+    const src = this.cols as unknown as Record<string, unknown[]>;
+    for (const f of BALANCE_FIELDS) {
+      const col = src[f]!;
+      const a = new Array<unknown>(to - from);
+      for (let j = from; j < to; j++) a[j - from] = col[rows[j]!];
+      out[f] = a;
+    }
+    return out as unknown as BalanceColumns;
+  }
+
+  /**
+   * Totals of `rows`, as the renderer's totalsOf and the overview's totals make them: sums as numbers
+   * while exact (every term non-negative, so every partial sum below 2^53 is exact), else again as bigint.
+   */
+  #totals(rows: Uint32Array): BalanceTotals {
+    const c = this.cols;
+    let received = 0;
+    let balance = 0;
+    let pendingTrusted = 0;
+    let pendingUntrusted = 0;
+    let pendingUnknown = 0;
+    let utxos = 0;
+    for (let j = 0; j < rows.length; j++) {
+      const i = rows[j]!;
+      const rec = c.receivedSats[i];
+      if (rec !== null && rec !== undefined) received += Number(rec);
+      balance += Number(c.balanceSats[i]);
+      const pt = c.pendingTrustedSats[i];
+      const pu = c.pendingUntrustedSats[i];
+      if (pt === null || pu === null || pt === undefined || pu === undefined) pendingUnknown++;
+      else {
+        pendingTrusted += Number(pt);
+        pendingUntrusted += Number(pu);
+      }
+      utxos += c.utxoCount[i]!;
+    }
+    const exact = (sum: number, col: Array<string | null>): string => {
+      if (Number.isSafeInteger(sum)) return String(sum);
+      let t = 0n;
+      for (let j = 0; j < rows.length; j++) t += BigInt(col[rows[j]!] ?? '0');
+      return t.toString();
+    };
+    const balanceSats = exact(balance, c.balanceSats);
+    const pendingTrustedSats = exact(pendingTrusted, c.pendingTrustedSats);
+    return {
+      receivedSats: exact(received, c.receivedSats),
+      balanceSats,
+      pendingTrustedSats,
+      pendingUntrustedSats: exact(pendingUntrusted, c.pendingUntrustedSats),
+      trustedSats: (BigInt(balanceSats) + BigInt(pendingTrustedSats)).toString(),
+      pendingUnknown,
+      utxoCount: utxos,
+      addresses: rows.length,
+    };
+  }
+}
