@@ -29,13 +29,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bech32 } from '@scure/base';
+import type { SnapshotPartRequest, SnapshotWriteRequest } from '../electron/main/refresh/snapshot-writer';
 import type { Row } from './table';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -83,9 +84,27 @@ function cpuSince(from: NodeJS.CpuUsage): number {
  */
 let childScript: string[] = ['--import', 'tsx', SELF];
 
+/** The import worker bundled beside the child script (the app child's snapshot writer, as the app writes). */
+let importWorkerFile: string | null = null;
+
 async function bundleChild(outfile: string): Promise<void> {
   const { build } = await import('esbuild'); // tsx's own dependency
   const req = createRequire(join(ROOT, 'package.json'));
+  const workerOut = join(dirname(outfile), 'import-worker.mjs');
+  await build({
+    entryPoints: [join(ROOT, 'electron/main/watch/import-worker.ts')],
+    outfile: workerOut,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+    banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
+    plugins: [{ name: 'bench-externals', setup: (b) => void b.onResolve({ filter: /^(better-sqlite3|keytar)$/ }, (a) => ({ path: req.resolve(a.path), external: true })) }],
+  });
+  importWorkerFile = workerOut;
+  // tiny-secp256k1 (shared/bitcoin/psbt/ecc.ts) reads its WebAssembly beside the module that loads it: the bundle.
+  copyFileSync(join(dirname(req.resolve('tiny-secp256k1')), '..', 'secp256k1.wasm'), join(dirname(outfile), 'secp256k1.wasm'));
   await build({
     entryPoints: [SELF],
     outfile,
@@ -225,6 +244,8 @@ interface AppChildResult {
   afterCold: MemoryReport;
   afterWarm: MemoryReport;
   overview: OverviewResult | null;
+  /** How long each of the engine's memory releases took (ms), in order. */
+  releases: number[];
 }
 
 interface IncrementalBench {
@@ -247,13 +268,15 @@ interface OverviewResult {
 }
 
 /** The app side: cold and warm refresh into `dataDir`, then (optionally) the app opened on it and the overview loaded. */
-async function appChild(arg: DevnetUrls & { dataDir: string; overview: boolean; plainGc?: boolean }): Promise<AppChildResult> {
+async function appChild(arg: DevnetUrls & { dataDir: string; overview: boolean; plainGc?: boolean; importWorker?: string | null; parts?: boolean; releaseSteps?: boolean; noRelease?: boolean }): Promise<AppChildResult> {
   const { openDatabase, closeDatabase } = await import('../electron/main/store/db');
   const { ProfileRepository } = await import('../electron/main/store/profiles');
   const { WatchRepository } = await import('../electron/main/store/watch');
   const { RpcClient } = await import('../electron/main/rpc/client');
   const { IndexClient } = await import('../electron/main/blockindex/client');
   const { RefreshEngine } = await import('../electron/main/refresh/engine');
+  const { WorkerImportRunner } = await import('../electron/main/watch/import-runner');
+  const { silentLogger } = await import('../electron/main/log');
   await import('../electron/main/app'); // loaded now, so that atStart counts every module the process uses
   const atStart = memory();
 
@@ -267,7 +290,34 @@ async function appChild(arg: DevnetUrls & { dataDir: string; overview: boolean; 
   // plainGc: the engine's releases are a plain gc() (what electron/main/memory.ts ran before it asked
   // V8 for its last-resort collection), for the comparison in the memory row.
   const plainGc = arg.plainGc === true ? (globalThis as { gc?: () => void }).gc : undefined;
-  const engine = new RefreshEngine({ store, rpc, index, profileId: profile.id, ...(plainGc ? { releaseMemory: () => plainGc() } : {}) });
+  // importWorker: the snapshot written by the import worker, its getaddressinfo lines sent ahead
+  // batch by batch, as the app does (watch/service.ts); its thread is part of this process's RSS.
+  const imports = arg.importWorker ? new WorkerImportRunner({ file: pathToFileURL(arg.importWorker) }, join(arg.dataDir, 'spyglass.sqlite'), silentLogger) : null;
+  // The engine's memory releases, from its log: how long each held this thread (ms).
+  const releases: number[] = [];
+  const log = {
+    ...silentLogger,
+    info: (m: string) => {
+      const r = /memory released after \d+ replies in (\d+) ms/.exec(m);
+      if (r) releases.push(Number(r[1]));
+    },
+  };
+  const engine = new RefreshEngine({
+    store,
+    rpc,
+    index,
+    profileId: profile.id,
+    log,
+    ...(plainGc ? { releaseMemory: () => plainGc() } : {}),
+    ...(arg.noRelease ? { releaseMemory: null } : {}),
+    ...(arg.releaseSteps !== undefined ? { releaseSteps: arg.releaseSteps } : {}),
+    ...(imports
+      ? {
+          writer: (r: SnapshotWriteRequest) => imports.run('snapshot-write', r),
+          ...(arg.parts !== false ? { writerPart: async (r: SnapshotPartRequest) => void (await imports.run('snapshot-part', r)) } : {}),
+        }
+      : {}),
+  });
 
   const run = async (): Promise<RefreshRun> => {
     const cpu = process.cpuUsage();
@@ -283,8 +333,10 @@ async function appChild(arg: DevnetUrls & { dataDir: string; overview: boolean; 
   rpc.close();
   index.close();
   closeDatabase(db);
+  // The import worker stays up (idle, as in the app) until the overview's memory was read.
   const overview = arg.overview ? await loadOverview(arg.dataDir) : null;
-  return { atStart, cold, warm, utxos: snap.utxoCount ?? 0, addresses: snap.addressCount ?? 0, afterCold, afterWarm, overview };
+  await imports?.close();
+  return { atStart, cold, warm, utxos: snap.utxoCount ?? 0, addresses: snap.addressCount ?? 0, afterCold, afterWarm, overview, releases };
 }
 
 const INCREMENTAL_ROUNDS = Number(process.env.BENCH_INCREMENTAL_ROUNDS ?? 5);
@@ -651,9 +703,11 @@ export async function benchRefresh(): Promise<Row[]> {
     log(`devnet ${SCENARIO} ready (child process, ${secs(ready.buildMs)} after start)`);
 
     // --- loopback: ours (cold + warm, then the overview), the node's own reply times, the naive client
-    const app = await inChild<AppChildResult>('app', { ...urls, dataDir: dir('real'), overview: true });
+    // As the app refreshes: the snapshot written by the import worker (its thread counts in the RSS rows).
+    const importWorker = importWorkerFile;
+    const app = await inChild<AppChildResult>('app', { ...urls, dataDir: dir('real'), overview: true, importWorker });
     log(`cold ${secs(app.cold.ms)}, warm ${secs(app.warm.ms)}`);
-    const appPlain = await inChild<AppChildResult>('app', { ...urls, dataDir: dir('real-plain-gc'), overview: true, plainGc: true });
+    const appPlain = await inChild<AppChildResult>('app', { ...urls, dataDir: dir('real-plain-gc'), overview: true, plainGc: true, importWorker });
     log(`with a plain gc(): cold ${secs(appPlain.cold.ms)}, warm ${secs(appPlain.warm.ms)}`);
     const node = await nodeReplyTimes(urls);
     const naive = await inChild<NaiveChildResult>('naive', { ...urls, dataDir: dir('naive'), sample, overviewDir: dir('real') });
@@ -667,7 +721,7 @@ export async function benchRefresh(): Promise<Row[]> {
 
     // --- the same with latency on every request
     await devnet.setLatency(latencyMs);
-    const appLat = await inChild<AppChildResult>('app', { ...urls, dataDir: dir('real-latency'), overview: false });
+    const appLat = await inChild<AppChildResult>('app', { ...urls, dataDir: dir('real-latency'), overview: false, importWorker });
     const naiveLat = await inChild<NaiveChildResult>('naive', { ...urls, dataDir: dir('naive-latency'), sample: latencySample, overviewDir: null });
     log(`with ${latencyMs} ms latency: cold ${secs(appLat.cold.ms)}, warm ${secs(appLat.warm.ms)}`);
     await devnet.stop();
@@ -742,7 +796,7 @@ export async function benchRefresh(): Promise<Row[]> {
       baseline: mb(naive.overview!.memory.rss),
       lowerIsBetter: true,
       note:
-        `after gc: ${verdict(mb(ov.memory.rss) <= 200)}; peak ${mb(peak).toFixed(0)} MB (${verdict(mb(peak) <= 200)}); at rest after imports ${mb(app.atStart.rss).toFixed(0)} MB; after cold ${mb(app.afterCold.rss).toFixed(0)} MB, after warm ${mb(app.afterWarm.rss).toFixed(0)} MB; ` +
+        `the snapshot written by the import worker, as the app does (its thread included); engine's releases ${app.releases.join('/')} ms; after gc: ${verdict(mb(ov.memory.rss) <= 200)}; peak ${mb(peak).toFixed(0)} MB (${verdict(mb(peak) <= 200)}); at rest after imports ${mb(app.atStart.rss).toFixed(0)} MB; after cold ${mb(app.afterCold.rss).toFixed(0)} MB, after warm ${mb(app.afterWarm.rss).toFixed(0)} MB; ` +
         `the same process with a plain gc() as the engine's release (before its last-resort collection): ${mb(appPlain.overview!.memory.rss).toFixed(0)} MB, peak ${mb(appPlain.overview!.memory.peakRss).toFixed(0)} MB, after cold ${mb(appPlain.afterCold.rss).toFixed(0)} MB, after warm ${mb(appPlain.afterWarm.rss).toFixed(0)} MB, refreshes cold ${secs(appPlain.cold.ms)} / warm ${(appPlain.warm.ms / 1000).toFixed(2)} s (CPU ${appPlain.cold.cpuS.toFixed(1)} / ${appPlain.warm.cpuS.toFixed(2)} s) against ${secs(app.cold.ms)} / ${(app.warm.ms / 1000).toFixed(2)} s (CPU ${app.cold.cpuS.toFixed(1)} / ${app.warm.cpuS.toFixed(2)} s); ` +
         `baseline = the naive client's process (its refresh of ${int(naive.cold.sample)} addresses twice, then an overview loading every UTXO row into JS; peak ${mb(naive.overview!.memory.peakRss).toFixed(0)} MB)`,
     });

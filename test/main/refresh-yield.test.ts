@@ -19,10 +19,11 @@ import { IndexClient } from '../../electron/main/blockindex/client';
 import { closeDatabase, openDatabase, type Database } from '../../electron/main/store/db';
 import { ProfileRepository } from '../../electron/main/store/profiles';
 import { WatchRepository, type NewSnapshot } from '../../electron/main/store/watch';
-import { RefreshEngine } from '../../electron/main/refresh/engine';
+import { RefreshEngine, type RefreshIndex } from '../../electron/main/refresh/engine';
 import { Slicer } from '../../electron/main/refresh/slice';
 import { snapshotFromText, snapshotText } from '../../electron/main/refresh/snapshot-text';
-import { sourceImportWorkerScript, WorkerImportRunner } from '../../electron/main/watch/import-runner';
+import { snapshotPartSessions } from '../../electron/main/refresh/snapshot-writer';
+import { InlineImportRunner, sourceImportWorkerScript, WorkerImportRunner } from '../../electron/main/watch/import-runner';
 import { silentLogger } from '../../electron/main/log';
 
 /** Watched by the user: synthetic regtest p2wpkh addresses nobody pays (the index answers no UTXOs). */
@@ -206,5 +207,88 @@ describe('a refresh of a large watched set', () => {
     expect(result.unchanged).toBe(true);
     expect(result.snapshotId).toBe(before);
     expect(written).toEqual([]);
+  });
+});
+
+describe('the getaddressinfo replies sent ahead (snapshot-part), as the app refreshes', () => {
+  /** A second profile on the same node and index, watching the same user addresses. */
+  function twinProfile(name: string): string {
+    const pid = new ProfileRepository(db).create(
+      { name, nodeUrl: devnet.rpcUrl, auth: 'password', rpcUser: devnet.auth.user, cookiePath: '', wallet: 'watch', indexUrl: devnet.indexUrl },
+      { passwordStorage: 'session' },
+    ).id;
+    store.addAddresses(pid, Array.from({ length: USER_ADDRESSES }, (_, i) => address(i)));
+    return pid;
+  }
+
+  it('writes the same snapshot, every reply in it, as the replies held until the write', async () => {
+    const held = twinProfile('held');
+    const sent = twinProfile('sent');
+    const parts: number[] = [];
+    const run = (pid: string, withParts: boolean): Promise<Awaited<ReturnType<RefreshEngine['run']>>> =>
+      new RefreshEngine({
+        store,
+        rpc,
+        index,
+        profileId: pid,
+        wallet: 'watch',
+        log: silentLogger,
+        releaseMemory: null,
+        writer: (r) => runner.run('snapshot-write', r),
+        ...(withParts
+          ? {
+              writerPart: async (r) => {
+                parts.push(r.text === null ? -1 : r.text.split('\n').length);
+                await runner.run('snapshot-part', r);
+              },
+            }
+          : {}),
+      }).run();
+    const a = await run(held, false);
+    const b = await run(sent, true);
+    expect(b.counts).toEqual(a.counts);
+    expect(b.counts.infosFetched).toBeGreaterThan(USER_ADDRESSES);
+    // One part per batch of 500 replies, every reply in one of them, none dropped.
+    expect(parts).toHaveLength(Math.ceil(b.counts.infosFetched / 500));
+    expect(parts.reduce((x, y) => x + y, 0)).toBe(b.counts.infosFetched);
+    // Row by row the same balances, and the same getaddressinfo reply stored for every address.
+    const rows = (pid: string, id: number) => store.balances(pid, id).map(({ fetchedAt: _at, ...r }) => r); // the lookup's time differs
+    expect(rows(sent, b.snapshotId)).toEqual(rows(held, a.snapshotId));
+    expect(store.latestSnapshot(sent)).toMatchObject({ addressCount: store.latestSnapshot(held)!.addressCount, utxoCount: store.latestSnapshot(held)!.utxoCount, balanceSats: store.latestSnapshot(held)!.balanceSats });
+    const infos = store.infoFetchedAt(sent);
+    expect([...infos.keys()].sort()).toEqual([...store.infoFetchedAt(held).keys()].sort());
+    for (const addr of infos.keys()) expect(store.getInfo(sent, addr)?.info).toEqual(store.getInfo(held, addr)?.info);
+  });
+
+  it('a refresh that fails after sending them drops them, and writes nothing', async () => {
+    const pid = twinProfile('fails');
+    const inline = new InlineImportRunner(store);
+    const before = snapshotPartSessions();
+    let sentParts = 0;
+    const failing: RefreshIndex = {
+      addressUtxo: (a, o) => index.addressUtxo(a, o),
+      transaction: (t, o) => index.transaction(t, o),
+      genesisHash: (o) => index.genesisHash(o),
+      tip: () => Promise.reject(new Error('index gone')), // after the getaddressinfo step
+    };
+    const engine = new RefreshEngine({
+      store,
+      rpc,
+      index: failing,
+      profileId: pid,
+      wallet: 'watch',
+      log: silentLogger,
+      releaseMemory: null,
+      writer: (r) => inline.run('snapshot-write', r),
+      writerPart: async (r) => {
+        if (r.text !== null) sentParts++;
+        await inline.run('snapshot-part', r);
+      },
+    });
+    await expect(engine.run()).rejects.toMatchObject({ code: 'internal' });
+    expect(sentParts).toBeGreaterThan(1);
+    expect(snapshotPartSessions()).toBe(before);
+    expect(store.latestSnapshot(pid)).toBeNull();
+    expect(store.infoFetchedAt(pid).size).toBe(0);
   });
 });

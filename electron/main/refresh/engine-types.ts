@@ -2,7 +2,7 @@
 import type { IndexClient } from '../blockindex/client';
 import type { Logger } from '../log';
 import type { RpcClient } from '../rpc/client';
-import type { SnapshotWriter } from './snapshot-writer';
+import type { SnapshotPartWriter, SnapshotWriter } from './snapshot-writer';
 import type { DiffSummary, RefreshStep, Tip, WatchRepository } from '../store/watch';
 
 export type RefreshPhase = 'received' | 'addressinfo' | 'utxos' | 'write';
@@ -94,11 +94,18 @@ export interface RefreshEngineOptions {
    */
   releaseMemory?: (() => void) | null;
   releaseAfter?: number;
+  /** Release after the steps too (default true), not only after the refresh. */
+  releaseSteps?: boolean;
   /**
    * Where a new snapshot is written (snapshot-writer.ts; the app: the import worker). Default: on
    * `store`, in this thread.
    */
   writer?: SnapshotWriter;
+  /**
+   * With `writer`: where the getaddressinfo replies go as each batch arrives (the import worker keeps
+   * them for the write), instead of being held in this thread until the write. Default: held here.
+   */
+  writerPart?: SnapshotPartWriter;
   /**
    * How long the engine's loops run before the event loop gets a turn (slice.ts; default SLICE_MS);
    * null: never (the bench's baseline).

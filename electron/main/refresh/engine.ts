@@ -60,9 +60,11 @@
 // After a new block or wallet transaction the app runs the incremental refresh (incremental.ts),
 // which updates the latest snapshot in place from `listsinceblock` and falls back to this one.
 // The engine is split by responsibility: engine-types.ts (options, result), node-replies.ts (parsing
-// the node's replies), change-check.ts (what to look up, whether anything changed), lookups.ts (the
-// index lookups), progress.ts (errors, progress events), index-tx.ts (the transaction cache),
-// slice.ts (turns for the event loop), snapshot-text.ts + snapshot-writer.ts (the write elsewhere).
+// the node's replies), address-infos.ts (the getaddressinfo step), change-check.ts (what to look up,
+// whether anything changed), lookups.ts (the index lookups), progress.ts (errors, progress events),
+// index-tx.ts (the transaction cache), slice.ts (turns for the event loop), snapshot-text.ts +
+// snapshot-writer.ts (the write elsewhere).
+import { randomUUID } from 'node:crypto';
 import type { IndexTransaction } from '../blockindex/types';
 import { silentLogger, type Logger } from '../log';
 import { collectGarbage } from '../memory';
@@ -71,7 +73,6 @@ import {
   changeByAddress,
   changeRecords,
   EMPTY_NODE_UNSPENT,
-  isRecord,
   LIST_RECEIVED_PARAMS,
   outpointsDigest,
   parseNodeTip,
@@ -93,12 +94,13 @@ import {
 } from '../store/watch';
 import { DEFAULT_INFO_MAX_AGE_MS, type RefreshEngineOptions, type RefreshIndex, type RefreshResult, type RefreshRpc, type RefreshRunOptions } from './engine-types';
 import { isUnchanged, mustLookUp, NO_UTXOS, type IndexTotals } from './change-check';
+import { fetchAddressInfos } from './address-infos';
 import { IndexTxCache } from './index-tx';
 import { lookUpUtxos } from './lookups';
 import { cancelled, progressEmitter, toAppError } from './progress';
 import { SLICE_MS, Slicer } from './slice';
 import { snapshotText } from './snapshot-text';
-import type { SnapshotWriter } from './snapshot-writer';
+import type { SnapshotPartWriter, SnapshotWriter } from './snapshot-writer';
 
 export { btcNumberToSats, changeByAddress, changeRecords, EMPTY_NODE_UNSPENT, LIST_RECEIVED_PARAMS, outpointsDigest, parseNodeTip, parseReceived, parseUnspent };
 export { DEFAULT_INFO_MAX_AGE_MS } from './engine-types';
@@ -118,7 +120,9 @@ export class RefreshEngine {
   readonly #lookupWindow: number;
   readonly #releaseMemory: (() => void) | null;
   readonly #releaseAfter: number;
+  readonly #releaseSteps: boolean;
   readonly #writer: SnapshotWriter | null;
+  readonly #writerPart: SnapshotPartWriter | null;
   readonly #sliceMs: number | null;
   readonly #txs: IndexTxCache;
   #running: Promise<RefreshResult> | null = null;
@@ -137,7 +141,9 @@ export class RefreshEngine {
     this.#lookupWindow = Math.max(1, Math.floor(options.lookupWindow ?? 64));
     this.#releaseMemory = options.releaseMemory === undefined ? collectGarbage : options.releaseMemory;
     this.#releaseAfter = Math.max(1, Math.floor(options.releaseAfter ?? 2000));
+    this.#releaseSteps = options.releaseSteps ?? true;
     this.#writer = options.writer ?? null;
+    this.#writerPart = this.#writer !== null ? (options.writerPart ?? null) : null;
     this.#sliceMs = options.sliceMs === undefined ? SLICE_MS : options.sliceMs;
     this.#txs = new IndexTxCache(this.#store, this.#index, this.#now, options.genesisHash);
   }
@@ -210,6 +216,10 @@ export class RefreshEngine {
     const checkAbort = (): void => {
       if (signal?.aborted) throw cancelled();
     };
+    // With a writer that takes parts ahead (the import worker), the getaddressinfo replies go to it
+    // batch by batch under this name, and this thread keeps none of them.
+    const session = this.#writerPart !== null ? randomUUID() : null;
+    let partsSent = false;
 
     try {
       checkAbort();
@@ -258,38 +268,32 @@ export class RefreshEngine {
       const userAddresses = this.#store.addressList(scope, 'user').filter((a) => !nodeSet.has(a));
       await slicer.pause();
 
-      this.#release(handled);
+      if (this.#releaseSteps) this.#release(handled);
 
       // ---- 2. addressinfo
       endStep('addressinfo');
       const all = [...nodeSet, ...userAddresses];
       const stale = this.#store.staleInfo(scope, all, this.#infoMaxAgeMs, this.#now());
       await slicer.pause();
-      // Kept as JSON text until the write (10,000 parsed replies would hold several times the memory).
-      const infos: Array<{ address: string; infoJson: string }> = [];
-      let infoErrors = 0;
-      progress('addressinfo', 0, stale.length, true);
-      for (let i = 0; i < stale.length; i += this.#infoBatch) {
-        const chunk = stale.slice(i, i + this.#infoBatch);
-        const replies = await this.#rpc.batch(
-          chunk.map((a) => ({ method: 'getaddressinfo', params: [a] })),
-          callOpts,
-        );
-        for (let j = 0; j < replies.length; j++) {
-          const r = replies[j]!;
-          const address = chunk[j]!;
-          if (r.ok && isRecord(r.value)) infos.push({ address, infoJson: JSON.stringify(r.value) });
-          else {
-            infoErrors++;
-            this.#log.warn(`refresh: getaddressinfo ${address}: ${r.ok ? 'not an object' : `${r.error.code} ${r.error.message}`}`);
-          }
-          await slicer.tick();
-        }
-        progress('addressinfo', Math.min(stale.length, i + chunk.length), stale.length);
-        checkAbort();
-      }
+      const { infos, count: infoCount, errors: infoErrors } = await fetchAddressInfos({
+        rpc: this.#rpc,
+        addresses: stale,
+        batchSize: this.#infoBatch,
+        callOpts,
+        log: this.#log,
+        slicer,
+        progress,
+        checkAbort,
+        send:
+          session === null
+            ? null
+            : (text) => {
+                partsSent = true;
+                return this.#writerPart!({ session, text });
+              },
+      });
 
-      this.#release(stale.length);
+      if (this.#releaseSteps) this.#release(stale.length);
 
       // ---- 3. tips
       endStep('tips');
@@ -318,7 +322,7 @@ export class RefreshEngine {
       const toFetch = plan.filter((p) => p.fetch).map((p) => p.address);
       const lookups = await lookUpUtxos(this.#index, toFetch, this.#lookupWindow, signal, this.#log, (done) => progress('utxos', done, toFetch.length));
       checkAbort();
-      this.#release(toFetch.length);
+      if (this.#releaseSteps) this.#release(toFetch.length);
 
       // ---- 5. write
       endStep('write');
@@ -327,7 +331,7 @@ export class RefreshEngine {
       let diff: DiffSummary;
       let failures = 0;
       let utxosFetched = 0;
-      const unchanged = prev !== null && infos.length === 0 && isUnchanged(this.#store, scope, { prevId: prev.id, prevStatus: prev.status, plan, received, prevReceived, prevFetch, lookups });
+      const unchanged = prev !== null && infoCount === 0 && isUnchanged(this.#store, scope, { prevId: prev.id, prevStatus: prev.status, plan, received, prevReceived, prevFetch, lookups });
       if (unchanged) {
         // Nothing changed: the latest snapshot records the check (time, tips, confirmations, and the
         // lookups that found the same UTXOs) in place.
@@ -362,7 +366,8 @@ export class RefreshEngine {
           // write, the pruning and the diff's counts off this thread.
           const text = await snapshotText(snapshot, slicer);
           checkAbort();
-          ({ snapshotId, diff, pruneError } = await this.#writer({ scope, text, keep: this.#keep }));
+          partsSent = false; // the write takes them (and drops them, written or not)
+          ({ snapshotId, diff, pruneError } = await this.#writer({ scope, text, keep: this.#keep, ...(session !== null ? { session } : {}) }));
           progress('write', 1, 1, true);
         } else {
           snapshotId = this.#store.writeSnapshot(scope, snapshot);
@@ -394,7 +399,7 @@ export class RefreshEngine {
           addresses: plan.length,
           nodeAddresses: received.length,
           userAddresses: userAddresses.length,
-          infosFetched: infos.length,
+          infosFetched: infoCount,
           infoErrors,
           utxoLookups: toFetch.length,
           utxoFailures: failures,
@@ -410,12 +415,16 @@ export class RefreshEngine {
         this.#log.info(`refresh: nothing changed, snapshot ${snapshotId} checked at ${takenAt} (addresses=${plan.length} lookups=${toFetch.length}) in ${timings.total} ms`);
       } else {
         this.#log.info(
-          `refresh: snapshot ${snapshotId} (${result.status}) addresses=${plan.length} infos=${infos.length} lookups=${toFetch.length} carried=${result.counts.carriedForward} ` +
+          `refresh: snapshot ${snapshotId} (${result.status}) addresses=${plan.length} infos=${infoCount} lookups=${toFetch.length} carried=${result.counts.carriedForward} ` +
             `+${diff.newUtxos}/-${diff.spentUtxos} utxos in ${timings.total} ms`,
         );
       }
       return result;
     } catch (e) {
+      if (session !== null && partsSent) {
+        // The parts sent ahead are of no use now.
+        this.#writerPart!({ session, text: null }).catch((e2: unknown) => this.#log.warn(`refresh: dropping the snapshot's parts failed: ${e2 instanceof Error ? e2.message : String(e2)}`));
+      }
       const err = signal?.aborted ? cancelled() : toAppError(e, this.#log);
       if (err.code !== 'cancelled') {
         try {

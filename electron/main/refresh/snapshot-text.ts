@@ -52,6 +52,13 @@ async function listText<T>(items: readonly T[], out: (item: T) => unknown, slice
   return `[${parts.join(',')}]`;
 }
 
+/** One getaddressinfo line of a snapshot text: the address as a JSON string, a tab, the reply's JSON text on one line. */
+export function snapshotInfoLine(r: NonNullable<NewSnapshot['infos']>[number]): string {
+  // A reply's text with a line break in it (written pretty by someone else) is written again on one line.
+  const json = 'infoJson' in r ? (r.infoJson.includes('\n') ? JSON.stringify(JSON.parse(r.infoJson)) : r.infoJson) : JSON.stringify(r.info);
+  return `${JSON.stringify(r.address)}\t${json}`;
+}
+
 /** The snapshot as text (see snapshotFromText), built a few hundred entries per turn of the event loop. */
 export async function snapshotText(s: NewSnapshot, slicer: Slicer): Promise<string> {
   const head = JSON.stringify({ takenAt: s.takenAt, node: s.node, index: s.index, previousId: s.previousId, walletState: s.walletState ?? null });
@@ -60,10 +67,7 @@ export async function snapshotText(s: NewSnapshot, slicer: Slicer): Promise<stri
   let lines: string[] = [];
   const infos = s.infos ?? [];
   for (let i = 0; i < infos.length; i++) {
-    const r = infos[i]!;
-    // A reply's text with a line break in it (written pretty by someone else) is written again on one line.
-    const json = 'infoJson' in r ? (r.infoJson.includes('\n') ? JSON.stringify(JSON.parse(r.infoJson)) : r.infoJson) : JSON.stringify(r.info);
-    lines.push(`${JSON.stringify(r.address)}\t${json}`);
+    lines.push(snapshotInfoLine(infos[i]!));
     if (lines.length === 1000) {
       blocks.push(lines.join('\n'));
       lines = [];

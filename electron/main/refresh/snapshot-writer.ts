@@ -14,6 +14,21 @@ export interface SnapshotWriteRequest {
   text: string;
   /** Good snapshots to keep (prune). */
   keep: number;
+  /**
+   * The parts sent before under this name (writeSnapshotPart): their info lines go after `text`'s
+   * (one snapshot text), and the parts are dropped.
+   */
+  session?: string;
+}
+
+/**
+ * Part of a snapshot sent ahead of its write: getaddressinfo lines (snapshotInfoLines) as each batch
+ * arrives, so that the thread running the refresh never holds every reply of 100,000 addresses until
+ * the write. `text` null drops the parts of the session (a refresh that failed or was cancelled).
+ */
+export interface SnapshotPartRequest {
+  session: string;
+  text: string | null;
 }
 
 export interface SnapshotWriteReply {
@@ -25,13 +40,41 @@ export interface SnapshotWriteReply {
 
 /** Writes a snapshot elsewhere (the import worker): the engine's `writer` option. */
 export type SnapshotWriter = (request: SnapshotWriteRequest) => Promise<SnapshotWriteReply>;
+/** Sends a part of a snapshot ahead of its write, to where `SnapshotWriter` writes: the engine's `writerPart` option. */
+export type SnapshotPartWriter = (request: SnapshotPartRequest) => Promise<void>;
+
+/** The parts sent ahead, by session, in the thread that writes (the import worker; main with the inline runner). */
+const parts = new Map<string, string[]>();
+
+/** Keeps (or, with `text` null, drops) a part of a snapshot until its write (snapshot-part job). */
+export function writeSnapshotPart(req: SnapshotPartRequest): null {
+  if (req.text === null) {
+    parts.delete(req.session);
+    return null;
+  }
+  const list = parts.get(req.session) ?? [];
+  if (req.text !== '') list.push(req.text);
+  parts.set(req.session, list);
+  return null;
+}
+
+/** Sessions whose parts are kept (for tests). */
+export function snapshotPartSessions(): number {
+  return parts.size;
+}
 
 /**
  * The write, as the import worker runs it: the snapshot in ONE transaction (WatchRepository.writeSnapshot),
  * then old snapshots pruned, then the counts of what changed since the previous snapshot.
  */
 export function writeSnapshotJob(repo: WatchRepository, req: SnapshotWriteRequest): SnapshotWriteReply {
-  const s = snapshotFromText(req.text);
+  let text = req.text;
+  if (req.session !== undefined) {
+    const sent = parts.get(req.session) ?? [];
+    parts.delete(req.session);
+    if (sent.length > 0) text = [text, ...sent].join('\n');
+  }
+  const s = snapshotFromText(text);
   const snapshotId = repo.writeSnapshot(req.scope, s);
   let pruneError: string | null = null;
   try {

@@ -7,7 +7,7 @@ import type { WalletDescription } from '../../../shared/wallet/index';
 import type { WatchRepository } from '../store/watch';
 import { walletParseJob, walletPreviewJob, type WalletParseRequest } from '../wallet/preview';
 import { addAddressesJob, labelImportJob, type AddAddressesRequest, type LabelImportReply, type LabelImportRequest } from './import-jobs';
-import { writeSnapshotJob, type SnapshotWriteReply, type SnapshotWriteRequest } from '../refresh/snapshot-writer';
+import { writeSnapshotJob, writeSnapshotPart, type SnapshotPartRequest, type SnapshotWriteReply, type SnapshotWriteRequest } from '../refresh/snapshot-writer';
 
 export interface ImportJobs {
   labels: { request: LabelImportRequest; reply: LabelImportReply };
@@ -16,6 +16,8 @@ export interface ImportJobs {
   'wallet-parse': { request: WalletParseRequest; reply: WalletDescription };
   /** A refresh's new snapshot (refresh/snapshot-writer.ts). */
   'snapshot-write': { request: SnapshotWriteRequest; reply: SnapshotWriteReply };
+  /** A part of it sent ahead (its getaddressinfo lines, batch by batch), or the parts dropped. */
+  'snapshot-part': { request: SnapshotPartRequest; reply: null };
 }
 export type ImportJobName = keyof ImportJobs;
 
@@ -42,5 +44,7 @@ export function runImportJob(repo: WatchRepository | null, job: ImportJobName, r
       return walletParseJob(request as WalletParseRequest);
     case 'snapshot-write':
       return writeSnapshotJob(store(), request as SnapshotWriteRequest);
+    case 'snapshot-part':
+      return writeSnapshotPart(request as SnapshotPartRequest);
   }
 }

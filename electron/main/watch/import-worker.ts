@@ -5,6 +5,7 @@
 // the AppError the job threw (rebuilt as an AppError in main).
 import { parentPort, workerData } from 'node:worker_threads';
 import { toIpcError } from '../../../shared/errors';
+import { collectGarbage } from '../memory';
 import { openDatabase } from '../store/db';
 import { WatchRepository } from '../store/watch';
 import { runImportJob, type ImportJobMessage } from './import-table';
@@ -29,4 +30,8 @@ parentPort!.on('message', (m: ImportJobMessage) => {
   } catch (e) {
     parentPort!.postMessage({ id: m.id, ok: false, error: toIpcError(e) });
   }
+  // A big job's text and what it parsed are garbage now, and they count in the app's resident memory:
+  // a full collection that gives the pages back (memory.ts), here, where it holds up only this thread,
+  // after the reply went out.
+  if (m.sliced === true || m.job === 'snapshot-write') collectGarbage();
 });

@@ -97,7 +97,19 @@ export class WatchService {
       // The connection's wallet, fixed for its engines: a refresh still running when the user switches
       // wallets writes to the wallet it started on, never to the one switched to.
       const { profileId, wallet } = walletOf(conn);
-      const engine = new RefreshEngine({ store: this.deps.repo, rpc: conn.rpc, index: conn.index, profileId, wallet, log: this.deps.log, genesisHash: conn.report.index.genesisHash, writer: (r) => this.#imports.run('snapshot-write', r) });
+      const engine = new RefreshEngine({
+        store: this.deps.repo,
+        rpc: conn.rpc,
+        index: conn.index,
+        profileId,
+        wallet,
+        log: this.deps.log,
+        genesisHash: conn.report.index.genesisHash,
+        writer: (r) => this.#imports.run('snapshot-write', r),
+        writerPart: async (r) => {
+          await this.#imports.run('snapshot-part', r);
+        },
+      });
       const incremental = new IncrementalRefresh({ engine, store: this.deps.repo, rpc: conn.rpc, index: conn.index, profileId, wallet, log: this.deps.log });
       this.engine = { conn, engine, incremental };
     }
