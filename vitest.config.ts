@@ -37,14 +37,15 @@ export default defineConfig({
     // Three groups, each its own run: `e2e` — the Chromium files, one at a time, alone (a browser and
     // the bridge per file); `unit` — the Node-only files, two at a time (most wait on sockets, child
     // processes and SQLite, so two share the 2 cores of a CI machine well); `core` — real Bitcoin Core
-    // (`npm run test:core`). `npm run test:unit` runs e2e, then unit (scripts/test-unit.sh).
+    // (`npm run test:core`), two files at a time: each file has its own private bitcoind, and the files
+    // spend most of their time waiting on it. `npm run test:unit` runs e2e, then unit (scripts/test-unit.sh).
     projects: [
       {
         extends: true,
         test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/e2e/**', ...REAL_CORE_FILES], maxWorkers: 2, sequence: { groupOrder: 1 } },
       },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: [...configDefaults.exclude, ...REAL_CORE_FILES], maxWorkers: 1, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'core', include: REAL_CORE_FILES, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: 'core', include: REAL_CORE_FILES, maxWorkers: 2, sequence: { groupOrder: 2 } } },
     ],
   },
 });
