@@ -45,7 +45,14 @@ describe('a miniscript wallet through the import service (devnet)', () => {
   it('preview: the policy in words, its two keys, the first addresses Core derives', async () => {
     expect(recorded.addresses!.length).toBeGreaterThanOrEqual(3);
     const p = await dispatchOk<WalletPreview>(app, 'wallet:preview', { text: descriptor });
-    expect({ format: p.format, scriptType: p.scriptType, keys: p.keys.length, external: p.external }).toEqual({ format: 'descriptor', scriptType: 'p2wsh', keys: 2, external: descriptor });
+    expect({ format: p.format, scriptType: p.scriptType, name: p.scriptTypeName, policyWallet: p.policyWallet, keys: p.keys.length, external: p.external }).toEqual({
+      format: 'descriptor',
+      scriptType: 'p2wsh',
+      name: 'Miniscript policy (P2WSH)',
+      policyWallet: true,
+      keys: 2,
+      external: descriptor,
+    });
     expect(p.internal?.split('#')[0]).toBe(descriptor.split('#')[0]!.replaceAll('/0/*', '/1/*'));
     expect(p.firstAddresses.map((a) => a.address)).toEqual(recorded.addresses!.slice(0, 3));
     expect(p.policy?.words).toMatch(/after 10 blocks/);
