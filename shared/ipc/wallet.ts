@@ -37,7 +37,10 @@ export interface WalletPreview {
   givenName: string | null;
   scriptType: string;
   scriptTypeName: string;
+  /** m of a multisig; 1 for a single key and for a policy wallet (whose policy says who signs). */
   threshold: number;
+  /** A policy wallet (miniscript, tr() script tree): no m-of-n, the policy words say who can spend. */
+  policyWallet: boolean;
   keys: WalletPreviewKey[];
   external: string;
   internal: string | null;

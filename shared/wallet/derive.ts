@@ -11,8 +11,8 @@ import { HDKey } from '@scure/bip32';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { encodeDestination, type Destination } from '../bitcoin/address';
-import { parseDescriptor } from '../bitcoin/descriptor';
+import { encodeDestination, extractDestination, type Destination } from '../bitcoin/address';
+import { parseDescriptor, type Descriptor } from '../bitcoin/descriptor';
 import { addChecksum } from '../bitcoin/descriptor-checksum';
 import { toHex } from '../bitcoin/hex';
 import { NETWORKS, type Network } from '../bitcoin/networks';
@@ -20,7 +20,7 @@ import { mulGAdd } from './ec-batch';
 import { ffromBytes, fneg, ftoBytes, LIMBS, type Fe } from './field';
 import { Hmac512For37 } from './hmac512';
 import { decodeExtKey, formatPath } from './keys';
-import { shapeOf, type DescriptorShape } from './shape';
+import { shapeOf, type FixedShape, type PolicyShape } from './shape';
 import type { WalletDescription } from './types';
 
 export type Branch = 'receive' | 'change';
@@ -82,20 +82,25 @@ interface KeyPlan {
   prefix: number[];
 }
 
-interface BranchPlan {
-  shape: DescriptorShape;
-  keys: KeyPlan[];
-}
+type BranchPlan =
+  | { kind: 'fixed'; shape: FixedShape; keys: KeyPlan[] }
+  /** A policy shape is derived by the descriptor port itself (Core's expansion: miniscript, tap trees). */
+  | { kind: 'policy'; shape: PolicyShape; descriptor: Descriptor };
 
-/** One index: each key's compressed public key, and for taproot the x-only output key. */
+/** One index: each key's compressed public key, and for taproot the x-only output key; or a policy's script. */
 interface Row {
   pubs: Uint8Array[];
   q?: Uint8Array;
+  script?: Uint8Array;
 }
 
 function plan(descriptor: string, network: Network): BranchPlan {
   const d = parseDescriptor(descriptor, network);
   const shape = shapeOf(d.toString(), 'descriptor');
+  if (shape.kind === 'policy') {
+    if (d.branches !== 1) throw new Error('A wallet branch is one descriptor, not a multipath one');
+    return { kind: 'policy', shape, descriptor: d };
+  }
   const keys = shape.keys.map((k): KeyPlan => {
     const ext = decodeExtKey(k.key);
     if (!ext || ext.private || k.wildcard !== 'unhardened' || k.suffix.some((s) => s >= 0x80000000)) {
@@ -122,7 +127,7 @@ function plan(descriptor: string, network: Network): BranchPlan {
       prefix: [...(explicit ? k.originPath! : []), ...k.suffix],
     };
   });
-  return { shape, keys };
+  return { kind: 'fixed', shape, keys };
 }
 
 /** Largest batch of indices derived at once (all keys of the wallet together). */
@@ -157,6 +162,11 @@ export class WalletAddresses {
   private derive(p: BranchPlan, start: number, count: number): Row[] {
     if (!Number.isInteger(start) || !Number.isInteger(count) || start < 0 || count < 0 || start + count > 0x80000000) {
       throw new RangeError(`Address indices must lie in 0 … 2^31 − 1 (asked ${start} + ${count})`);
+    }
+    if (p.kind === 'policy') {
+      const rows: Row[] = [];
+      for (let j = 0; j < count; j++) rows.push({ pubs: [], script: p.descriptor.expand(start + j)[0]!.script });
+      return rows;
     }
     const nk = p.keys.length;
     const n = nk * count;
@@ -255,6 +265,7 @@ export class WalletAddresses {
   /** Everything to verify address `index` on a hardware wallet. */
   details(b: Branch, index: number): AddressDetails {
     const p = this.branch(b);
+    if (p.kind === 'policy') return this.policyDetails(p.descriptor, b, index);
     const row = this.cached(b, index);
     const o = this.output(p.shape, row);
     const keys = o.order.map((ki): AddressKey => {
@@ -271,11 +282,34 @@ export class WalletAddresses {
     return d;
   }
 
+  /**
+   * A policy wallet's address: the keys of Core's expansion (each with its origin; x-only in
+   * tr()), and `desc` as Core's InferDescriptor writes it (the address's own descriptor).
+   */
+  private policyDetails(descriptor: Descriptor, b: Branch, index: number): AddressDetails {
+    const e = descriptor.expand(index)[0]!;
+    const taproot = e.internalKey !== undefined;
+    const keys = e.pubkeys.map((k): AddressKey => ({
+      fingerprint: k.origin ? toHex(k.origin.fingerprint) : toHex(hash160(k.pubkey).subarray(0, 4)),
+      path: formatPath(k.origin?.path ?? []),
+      pubkey: toHex(taproot && k.pubkey.length === 33 ? k.pubkey.subarray(1) : k.pubkey),
+    }));
+    const d: AddressDetails = { branch: b, index, address: this.address(b, index), scriptPubKey: toHex(e.script), descriptor: descriptor.expandedString(index), keys };
+    if (e.redeemScript) d.redeemScript = toHex(e.redeemScript);
+    if (e.witnessScript) d.witnessScript = toHex(e.witnessScript);
+    return d;
+  }
+
   /** Script and address of one index from its keys. */
-  private output(shape: DescriptorShape, row: Row): { address: string; script: Uint8Array; order: number[]; redeemScript?: Uint8Array; witnessScript?: Uint8Array } {
+  private output(shape: FixedShape | PolicyShape, row: Row): { address: string; script: Uint8Array; order: number[]; redeemScript?: Uint8Array; witnessScript?: Uint8Array } {
     const net = this.network;
     const pubs = row.pubs;
     const single = (dest: Destination, script: Uint8Array, redeemScript?: Uint8Array) => ({ address: encodeDestination(dest, net), script, order: [0], ...(redeemScript ? { redeemScript } : {}) });
+    if (shape.kind === 'policy') {
+      const dest = extractDestination(row.script!);
+      if (!dest) throw new Error('This descriptor has no address');
+      return { address: encodeDestination(dest, net), script: row.script!, order: [] };
+    }
     switch (shape.scriptType) {
       case 'p2pkh': {
         const h = hash160(pubs[0]!);

@@ -9,7 +9,8 @@ import { parseDescriptor } from '../bitcoin/descriptor';
 import { descriptorChecksum } from '../bitcoin/descriptor-checksum';
 import type { Network } from '../bitcoin/networks';
 import { checkKeyNetwork, decodeExtKey, formatPath, refuseSecrets, type ExtKey } from './keys';
-import { shapeOf, type DescriptorShape, type KeyShape } from './shape';
+import { shapeOf, type DescriptorShape, type KeyShape, type PolicyShape } from './shape';
+import { finishPolicyWallet } from './policy-wallet';
 import { finishWallet, type DraftKey } from './wallet';
 import { chainOf, isStandardAccountPath } from './formats/account';
 import { WalletImportError, type Birthday, type ImportFormat, type WalletDescription } from './types';
@@ -113,6 +114,12 @@ function sameWalletKeys(a: KeyShape, b: KeyShape): boolean {
 
 /** Whether two single-branch shapes are the receive and change halves of one wallet. */
 function pairs(a: DescriptorShape, b: DescriptorShape): boolean {
+  if (a.kind === 'policy' || b.kind === 'policy') {
+    // the branch steps may also follow a musig() aggregate in the template itself: musig(…)/0/* and /1/*
+    const branchless = (t: string): string => t.replace(/\/[0-9]+\/\*/g, '/#/*');
+    if (a.kind !== 'policy' || b.kind !== 'policy' || branchless(a.template) !== branchless(b.template) || a.keys.length !== b.keys.length) return false;
+    return a.keys.every((k, i) => sameWalletKeys(k, b.keys[i]!) && (k.wildcard === 'none' ? k.suffix.join('/') === b.keys[i]!.suffix.join('/') : k.suffix.length > 0));
+  }
   if (a.scriptType !== b.scriptType || a.threshold !== b.threshold || a.sorted !== b.sorted || a.keys.length !== b.keys.length) return false;
   return a.keys.every((k, i) => sameWalletKeys(k, b.keys[i]!) && k.suffix.length > 0);
 }
@@ -179,6 +186,19 @@ export function importDescriptors(inputs: DescriptorInput[], network: Network, o
   }
   const warnings: string[] = [];
   const shape = receive.shape;
+  if (shape.kind === 'policy') {
+    return finishPolicyWallet({
+      name: opts.name ?? '',
+      format: opts.format ?? 'descriptor',
+      network,
+      field: receive.field,
+      receive: shape,
+      change: change ? (change.shape as PolicyShape) : null,
+      warnings,
+      ...(opts.quietChange ? { quietChange: true } : {}),
+      ...(opts.birthday ? { birthday: opts.birthday } : {}),
+    });
+  }
   // A lone descriptor of a standard account (every key at m/84'/0'/0'-like paths, on chain /0 or
   // /1) means the account: receive /0/*, change /1/* (formats/account.ts).
   const chain = chainOf(shape.keys[0]!.suffix);

@@ -48,6 +48,7 @@ function multipathOf(w: WalletDescription): string | null {
   if (!w.internal) return null;
   const a = shapeOf(w.external, 'external');
   const b = shapeOf(w.internal, 'internal');
+  if (a.kind !== b.kind || (a.kind === 'policy' && b.kind === 'policy' && a.template !== b.template)) return null;
   if (a.keys.length !== b.keys.length || !a.keys.every((k, i) => sameButLast(k, b.keys[i]!))) return null;
   if (a.keys.every((k, i) => lastStep(k) === lastStep(b.keys[i]!))) return null;
   const text = renderShape(a, (k, i) => {
@@ -86,6 +87,13 @@ function sharedBranch(keys: readonly KeyShape[]): string | null {
  */
 export function exportBsms(w: WalletDescription): string {
   const a = shapeOf(w.external, 'external');
+  if (a.kind === 'policy') {
+    throw new WalletImportError(
+      'script-type',
+      'wallet',
+      'A BSMS 1.0 record (BIP129) sets up a multisig wallet: multi()/sortedmulti() keys behind one template. This wallet is a miniscript or taproot script-tree policy, which BSMS 1.0 cannot express. Export the descriptors instead.',
+    );
+  }
   const b = w.internal ? shapeOf(w.internal, 'internal') : null;
   const receive = sharedBranch(a.keys);
   const change = b ? sharedBranch(b.keys) : null;

@@ -160,5 +160,6 @@ export function importWallet(input: string, network: Network, opts: ImportOption
 }
 
 function defaultName(w: WalletDescription): string {
+  if (w.policy) return w.scriptType === 'p2tr' ? 'Taproot policy wallet' : 'Miniscript wallet';
   return w.keys.length > 1 ? `${w.threshold}-of-${w.keys.length} multisig` : `${w.scriptType} wallet`;
 }

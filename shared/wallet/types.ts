@@ -75,6 +75,12 @@ export interface WalletDescription {
   threshold: number;
   /** sortedmulti (BIP67) rather than multi; true for single-key wallets. */
   sorted: boolean;
+  /**
+   * A policy wallet (miniscript in wsh()/sh(wsh()), tr() with a script tree): its descriptors are
+   * the whole truth (shared/bitcoin/miniscript/policy.ts reads them); threshold is 1 and sorted
+   * false, as no single threshold describes it. Absent for the fixed shapes.
+   */
+  policy?: true;
   keys: WalletKey[];
   /** Receive descriptor, Core's normalized form with checksum (what listdescriptors prints). */
   external: string;

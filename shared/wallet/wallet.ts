@@ -7,7 +7,7 @@
 import { parseDescriptor } from '../bitcoin/descriptor';
 import type { Network } from '../bitcoin/networks';
 import { checkKeyNetwork, formatPath, HARDENED, resolveOrigin, scriptTypeOfPath, type ExtKey } from './keys';
-import { renderShape, type DescriptorShape, type KeyShape } from './shape';
+import { renderShape, type DescriptorShape, type FixedShape, type KeyShape } from './shape';
 import {
   isMultisig,
   SCRIPT_TYPE_NAMES,
@@ -132,7 +132,7 @@ function checkKeys(d: Draft, warnings: string[]): WalletKey[] {
   return out;
 }
 
-function branchShape(d: Draft, keys: WalletKey[], branch: 'receive' | 'change'): DescriptorShape | null {
+function branchShape(d: Draft, keys: WalletKey[], branch: 'receive' | 'change'): FixedShape | null {
   const shapes: KeyShape[] = [];
   for (let i = 0; i < d.keys.length; i++) {
     const k = d.keys[i]!;
@@ -147,7 +147,7 @@ function branchShape(d: Draft, keys: WalletKey[], branch: 'receive' | 'change'):
       wildcard: 'unhardened',
     });
   }
-  return { scriptType: d.scriptType, threshold: isMultisig(d.scriptType) ? d.threshold : 1, sorted: d.sorted, keys: shapes };
+  return { kind: 'fixed', scriptType: d.scriptType, threshold: isMultisig(d.scriptType) ? d.threshold : 1, sorted: d.sorted, keys: shapes };
 }
 
 function pathSteps(p: string): number[] {

@@ -1,7 +1,7 @@
 /**
  * Spending the policies of issue #32 (test/support/miniscript-policies.ts) on real Bitcoin Core
  * with Spyglass's own fill and finalize: one private regtest node; one watch-only wallet per policy
- * (imported, to watch the coins); Core key wallets holding A's, B's and C's private keys as the
+ * (two of them created by Spyglass's wallet:import, to watch the coins); Core key wallets holding A's, B's and C's private keys as the
  * signers. Every path of every policy gets a coin; each spend is created by createpsbt with the
  * path's nSequence / nLockTime, filled by OUR updater (shared/bitcoin/psbt fill, from the
  * descriptor), signed by the Core key wallets in turn (walletprocesspsbt, finalize=false) and
@@ -9,9 +9,16 @@
  * path spent before its time must be refused by the mempool (non-BIP68-final / non-final) and
  * taken once enough blocks are mined. Paths that cannot complete must stay unfinalized, with why.
  */
-import { expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { createApp, type SpyglassApp } from '../../electron/main/app';
+import type { WalletImportResult } from '../../shared/ipc/contract';
 import { fillPsbtBase64, finalizePsbtBase64 } from '../../shared/bitcoin/psbt';
 import { REGTEST } from '../../shared/bitcoin/networks';
+import { importWallet } from '../../shared/wallet/index';
+import { connectNode, dispatchOk } from '../support/app';
 import { describeWithBitcoind } from '../support/bitcoind';
 import { createPsbtArgs, createSigners, POLICIES, RANGE, signInTurn, watchDescriptor, type Policy, type SpendCase } from '../support/miniscript-policies';
 
@@ -22,6 +29,13 @@ interface Spend {
   hex?: string;
   txid?: string;
 }
+
+const dir = mkdtempSync(join(tmpdir(), 'spyglass-miniscript-spend-'));
+let app: SpyglassApp | undefined;
+afterAll(async () => {
+  await app?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describeWithBitcoind(
   'miniscript and taproot tree spends on real Core, with our fill and finalize',
@@ -39,16 +53,39 @@ describeWithBitcoind(
         await rpc.call('generatetoaddress', [n, miner]);
       };
 
-      // one watch-only wallet per policy; one coin per path, all paid by one transaction
+      // one watch-only wallet per policy; one coin per path, all paid by one transaction. A wsh() and a
+      // tr() tree policy's wallets are created by Spyglass's import (wallet:import: the preview's parse,
+      // createwallet, importdescriptors of receive and change); the others directly (importdescriptors)
+      const THROUGH_SPYGLASS = [0, 6];
+      const importStart = Date.now();
+      app = createApp({ dataDir: dir, info: { version: 'test', platform: process.platform, bridge: true }, secretBackend: null, psbtWorker: 'inline' });
+      const { state } = await connectNode(app, { rpcUrl: node().url, user: node().user, password: node().password, indexUrl: '' }, 'miner');
+      expect(state).toBe('connected');
+      const connected = Date.now();
+      const took = { spyglass: 0, direct: 0 };
       const coins: { policy: Policy; c: SpendCase; desc: string; addr: string }[] = [];
       for (const [pi, p] of POLICIES.entries()) {
         const desc = watchDescriptor(p);
-        await rpc.call('createwallet', { wallet_name: `watch${pi}`, disable_private_keys: true, blank: true });
-        const imp = await rpc.call<{ success: boolean }[]>('importdescriptors', [[{ desc, range: RANGE, timestamp: 'now' }]], `watch${pi}`);
-        expect(imp[0]!.success, p.name).toBe(true);
+        const t0 = Date.now();
+        if (THROUGH_SPYGLASS.includes(pi)) {
+          const imp = await dispatchOk<WalletImportResult>(app, 'wallet:import', { text: desc, walletName: `watch${pi}`, rescan: { from: 'now' }, watchAhead: 20 });
+          expect(imp.descriptors, p.name).toBe(2);
+          // Core keeps the descriptors as Spyglass normalized them
+          const w = importWallet(desc, REGTEST);
+          const listed = await rpc.call<{ descriptors: { desc: string; internal: boolean }[] }>('listdescriptors', [], `watch${pi}`);
+          expect(listed.descriptors.map((d) => [d.desc, d.internal]).sort(), p.name).toEqual([[w.external, false], [w.internal, true]].sort());
+        } else {
+          await rpc.call('createwallet', { wallet_name: `watch${pi}`, disable_private_keys: true, blank: true });
+          const imp = await rpc.call<{ success: boolean }[]>('importdescriptors', [[{ desc, range: RANGE, timestamp: 'now' }]], `watch${pi}`);
+          expect(imp[0]!.success, p.name).toBe(true);
+        }
+        took[THROUGH_SPYGLASS.includes(pi) ? 'spyglass' : 'direct'] += Date.now() - t0;
         const addrs = await rpc.call<string[]>('deriveaddresses', [desc, RANGE]);
         p.cases.forEach((c, ci) => coins.push({ policy: p, c, desc, addr: addrs[ci]! }));
       }
+      console.log(
+        `Core ${gen}: app started and connected in ${connected - importStart} ms; ${THROUGH_SPYGLASS.length} wallets through wallet:import in ${took.spyglass} ms, ${POLICIES.length - THROUGH_SPYGLASS.length} by importdescriptors in ${took.direct} ms`,
+      );
       const fundTxid = await rpc.call<string>('sendmany', ['', Object.fromEntries(coins.map((k) => [k.addr, 1]))], 'miner');
       const fundHex = await rpc.call<string>('getrawtransaction', [fundTxid]);
       const fundTx = await rpc.call<{ vout: { n: number; scriptPubKey: { address?: string } }[] }>('decoderawtransaction', [fundHex]);

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { deriveAddresses, parseDescriptor } from '../../shared/bitcoin/descriptor';
 import { MAINNET, REGTEST, SIGNET, TESTNET } from '../../shared/bitcoin/networks';
-import { detectImport, importWallet, WalletAddresses, WalletImportError } from '../../shared/wallet/index';
+import { detectImport, exportDescriptors, importWallet, WalletAddresses, WalletImportError } from '../../shared/wallet/index';
 import { expectImportError, fingerprint, master } from './helpers';
 
 const DIR = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures', 'exports');
@@ -29,14 +29,30 @@ describe("Liana's wallet backup (liana-gui/src/backup.rs)", () => {
     expect(detectImport('{"network":"signet","accounts":[{"xpub":"x"}]}').format).toBe('unknown');
   });
 
-  it("its miniscript descriptor is one Bitcoin Core reads; Spyglass refuses to watch it, saying so (not Core's refusal)", () => {
+  it("its miniscript descriptor is one Bitcoin Core reads, and Spyglass watches it: Core's addresses, its name, key alias and birthday", () => {
     const d = liana.accounts[0]!['descriptor'] as string;
     // Spyglass's port of Core's parser reads it: checksum, multipath <0;1> and <2;3>, the timelock
     expect(parseDescriptor(d, REGTEST, { requireChecksum: true }).expandMultipath()).toHaveLength(2);
     // Bitcoin Core 31.99 (-regtest, getdescriptorinfo then deriveaddresses "<desc>" "[0,0]", run by hand
     // for this test) reads it and gives these first receive and change addresses; so does the port
-    expect(deriveAddresses(d, REGTEST, [0, 0])).toEqual([['bcrt1qsyhfagcf3u4s5xcymdxymt75k5c2upq4y7qudms7twtfk2ydyr3qemjup3'], ['bcrt1qhfdxra2uczvgde8g2s2snt6k3h6quz4flk32vxz0krf9vqs6q9eqzm7q0l']]);
-    expectImportError(() => importWallet(text('liana-backup-regtest.json'), REGTEST), 'script-type', 'accounts[0].descriptor', /^Bitcoin Core reads this Liana wallet's descriptor .* but Spyglass does not watch miniscript wallets yet/);
+    const core = [['bcrt1qsyhfagcf3u4s5xcymdxymt75k5c2upq4y7qudms7twtfk2ydyr3qemjup3'], ['bcrt1qhfdxra2uczvgde8g2s2snt6k3h6quz4flk32vxz0krf9vqs6q9eqzm7q0l']];
+    expect(deriveAddresses(d, REGTEST, [0, 0])).toEqual(core);
+    // the wallet: receive <0;1>'s first branch with <2;3>'s, change the second of each (one signer key, used twice)
+    const w = importWallet(text('liana-backup-regtest.json'), REGTEST);
+    const addr = WalletAddresses.of(w);
+    expect([[addr.address('receive', 0)], [addr.address('change', 0)]]).toEqual(core);
+    expect({ policy: w.policy, scriptType: w.scriptType, keys: w.keys.length, label: w.keys[0]!.label, birthday: w.birthday, name: w.name, warnings: w.warnings }).toEqual({
+      policy: true,
+      scriptType: 'p2wsh',
+      keys: 1,
+      label: 'a',
+      birthday: { kind: 'time', time: 1748013169 },
+      name: liana.accounts[0]!['name'] ?? liana.name,
+      warnings: [],
+    });
+    expect(w.external).toMatch(/\/0\/\*\),and_v\(v:pkh\(.*\/2\/\*\),older\(52596\)\)\)\)#/);
+    // exported, the wallet is the backup's own multipath descriptor again (what Liana restores)
+    expect(exportDescriptors(w).multipath).toBe(parseDescriptor(d, REGTEST).toString());
   });
 
   it('refused as Liana refuses it: another network than the node’s, no wallet or several', () => {

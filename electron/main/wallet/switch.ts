@@ -12,6 +12,7 @@ import type { WalletServiceDeps } from './service';
 function kindOf(deps: WalletServiceDeps, profileId: string, name: string): string | null {
   const w = deps.wallets.get(profileId, name)?.description;
   if (!w) return null;
+  if (w.policy) return `${w.scriptType} policy, ${w.keys.length} key${w.keys.length === 1 ? '' : 's'}`;
   return w.keys.length > 1 ? `${w.scriptType} ${w.threshold}-of-${w.keys.length}` : w.scriptType;
 }
 

@@ -48,24 +48,11 @@ export function importLiana(o: JsonObject, network: Network): WalletDescription 
   if (!isObject(account) || typeof account['descriptor'] !== 'string') throw new WalletImportError('invalid', 'accounts[0].descriptor', 'The backup’s wallet has no descriptor.');
   const name = [account['name'], o['name']].find((x): x is string => typeof x === 'string' && x.trim() !== '')?.trim();
   const timestamp = account['timestamp'];
-  let wallet: WalletDescription;
-  try {
-    wallet = importDescriptors([{ text: account['descriptor'], field: 'accounts[0].descriptor' }], network, {
-      ...(name ? { name } : {}),
-      format: 'liana',
-      ...(typeof timestamp === 'number' && Number.isInteger(timestamp) && timestamp > 0 ? { birthday: { kind: 'time' as const, time: timestamp } } : {}),
-    });
-  } catch (e) {
-    // Core's parser read it (its refusals come first, in its words); the wallet shape is what Spyglass lacks
-    if (e instanceof WalletImportError && e.reason === 'script-type') {
-      throw new WalletImportError(
-        'script-type',
-        'accounts[0].descriptor',
-        `Bitcoin Core reads this Liana wallet's descriptor (a miniscript policy with a timelocked recovery path), but Spyglass does not watch miniscript wallets yet: it watches single-key wallets and multi()/sortedmulti() multisigs. Nothing was imported.`,
-      );
-    }
-    throw e;
-  }
+  const wallet = importDescriptors([{ text: account['descriptor'], field: 'accounts[0].descriptor' }], network, {
+    ...(name ? { name } : {}),
+    format: 'liana',
+    ...(typeof timestamp === 'number' && Number.isInteger(timestamp) && timestamp > 0 ? { birthday: { kind: 'time' as const, time: timestamp } } : {}),
+  });
   const aliases = isObject(account['keys']) ? account['keys'] : {};
   wallet.keys = wallet.keys.map((k) => {
     const entry = k.fingerprint ? aliases[k.fingerprint] : undefined;
