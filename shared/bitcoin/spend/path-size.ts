@@ -25,7 +25,7 @@ import { analyzePolicy, PolicyError, type HashLock, type Policy, type SpendPath 
 import { toHex } from '../hex';
 import { compactSizeLen } from '../tx';
 import { SpendError } from './errors';
-import { multisigScriptSize, WITNESS_SCALE_FACTOR } from './size';
+import { multisigScriptSize, WITNESS_SCALE_FACTOR, type InputKind } from './size';
 
 /** Witness bytes (each element with its length prefix) and the number of elements. */
 interface Size {
@@ -354,4 +354,15 @@ export function hasPathChoice(d: Descriptor): boolean {
   if (t.t === 'wsh') return t.sub.t === 'ms';
   if (t.t === 'sh' && t.sub.t === 'wsh') return t.sub.sub.t === 'ms';
   return false;
+}
+
+/** The InputKind of spending a coin of `d` along its path `pathId` (size.ts prices coins with it). */
+export function pathInputKind(d: Descriptor, pathId: string): Extract<InputKind, { type: 'path' }> {
+  const { policy, sizes } = pathInputSizes(d);
+  const s = sizes.get(pathId);
+  const p = policy.paths.find((x) => x.id === pathId);
+  if (!s || !p) throw new SpendError('spend.unsupported_input', `This descriptor has no spending path "${pathId}"`, { what: pathId });
+  const t = d.tree();
+  const output = t.t === 'tr' ? 'p2tr' : t.t === 'sh' ? 'p2sh-p2wsh' : 'p2wsh';
+  return { type: 'path', output, witness: s.witness, scriptSig: s.scriptSig, path: p.words };
 }
