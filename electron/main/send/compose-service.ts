@@ -11,7 +11,8 @@ import { toHex } from '../../../shared/bitcoin/hex';
 import { DEFAULT_MAX_FEE_RATE, formatSatPerVb, parseSatPerVb, type FeeRate } from '../../../shared/bitcoin/spend/feerate';
 import { checkFeeRate } from '../../../shared/bitcoin/spend/params';
 import { SpendError } from '../../../shared/bitcoin/spend/errors';
-import { compose, ComposeError, type Composed } from '../../../shared/send/compose';
+import { compose, ComposeError, type Composed, type ComposePath } from '../../../shared/send/compose';
+import { pathView } from './paths';
 import { cpfpChildRate } from '../../../shared/send/bump';
 import { estimateTx } from '../../../shared/bitcoin/spend/size';
 import { parseTx } from '../../../shared/bitcoin/tx';
@@ -76,7 +77,17 @@ export class ComposeService {
       errors.push(...fe.map((x) => ({ ...x, field: 'feeRate' as const })));
       rate = null;
     }
-    const all = this.core.coins(f);
+    const policy = this.core.policy(f);
+    let path: ComposePath | undefined;
+    if (policy) {
+      const id = parsedForm.path?.id ?? policy.policy.paths[0]!.id;
+      const sp = policy.policy.paths.find((x) => x.id === id);
+      if (!sp) errors.push({ row: -1, field: 'coins', message: `This wallet's policy has no spending path "${id}": ${policy.policy.words}` });
+      else path = { id, words: sp.words, ...(sp.older ? { older: sp.older } : {}), ...(sp.after ? { after: sp.after } : {}), now: { tipHeight: f.facts.tipHeight, nowSeconds: Math.floor(Date.now() / 1000) }, signNow: parsedForm.path?.signNow ?? false };
+    } else if (parsedForm.path) {
+      errors.push({ row: -1, field: 'coins', message: 'This wallet has one way to spend (no spending path to choose): leave the path out.' });
+    }
+    const all = this.core.coins(f, path?.id);
     const usable = all.filter((c) => c.view.unusable === null);
     const manual = parsedForm.coins?.map((op) => {
       const [txid, vout] = op.split(':');
@@ -109,6 +120,7 @@ export class ComposeService {
         rbf: parsedForm.rbf,
         locktime,
         seed,
+        ...(path ? { path } : {}),
       });
     } catch (e) {
       if (e instanceof ComposeError && e.code === 'spend.insufficient_funds' && !manual) throw new FormErrors([insufficientAtAmount(e, r.recipients)]);
@@ -169,6 +181,7 @@ export class ComposeService {
       seed: p.seed,
       plan: plan.id,
       unsignedTxid: plan.unsignedTxid,
+      ...(p.composed.path ? { path: pathView(p.composed.path) } : {}),
     };
   }
 
@@ -281,6 +294,7 @@ export class ComposeService {
       prevTxSources: prev.sources,
       noKeyPaths: built.noKeyPaths,
       offline: f.offline,
+      ...(composed.path ? { path: pathView(composed.path) } : {}),
     };
     const id = newDraftId();
     const name = SendFormSchema.parse(seeded).name.trim() || defaultName(p);
