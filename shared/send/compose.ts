@@ -87,6 +87,8 @@ export interface ComposePath {
   now: ChainNow;
   /** A PSBT to sign now and broadcast later: a lock not reached yet is set, not refused. */
   signNow: boolean;
+  /** The locktime was typed by the person (it must meet after(N); else it is raised to it). */
+  locktimeExplicit?: boolean;
 }
 
 /** The path a composed transaction takes, and from when it can be broadcast. */
@@ -175,7 +177,7 @@ export function compose(input: ComposeInput): Composed {
   let composedPath: ComposedPath | undefined;
   if (path) {
     const locks = pathLocks(path);
-    const lt = pathLocktime(locks, input.locktime);
+    const lt = pathLocktime(locks, input.locktime, path.locktimeExplicit ?? false);
     if ('error' in lt) throw new ComposeError('send.path_locktime', lt.error, 'locktime', -1, { path: path.id });
     locktime = lt.locktime;
     sequence = pathSequence(locks, defaultSequence(rbf, locktime));

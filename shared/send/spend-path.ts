@@ -113,9 +113,16 @@ export function coinReadiness(p: Pick<SpendPath, 'older' | 'after'>, confirmatio
   return { ...later, estimate: a.estimate || b.estimate, words: `${a.words}; and ${b.words}` };
 }
 
-/** The transaction's nLockTime for a path: the form's (or the tip, against fee sniping) unless the path needs more or another kind. */
-export function pathLocktime(locks: PathLocks, chosen: number): { locktime: number } | { error: string } {
+/**
+ * The transaction's nLockTime for a path: the tip's (against fee sniping) raised to what after(N)
+ * needs, or the one the person typed (`explicit`), which must then meet it — a typed locktime is
+ * never changed behind their back.
+ */
+export function pathLocktime(locks: PathLocks, chosen: number, explicit = false): { locktime: number } | { error: string } {
   if (locks.minLocktime === null) return { locktime: chosen };
+  if (explicit && (chosen >= 500_000_000) === locks.locktimeIsTime && chosen < locks.minLocktime) {
+    return { error: `This path needs a locktime of at least ${locks.minLocktime}; ${chosen} is below it (leave the locktime empty to have it set)` };
+  }
   const chosenIsTime = chosen >= 500_000_000;
   if (locks.locktimeIsTime) {
     if (chosen === 0 || !chosenIsTime) return { locktime: locks.minLocktime };

@@ -53,6 +53,9 @@ describe('the locks a path asks for', () => {
     expect(after).toEqual({ sequence: null, minLocktime: 200, locktimeIsTime: false });
     expect(pathLocktime(after, 150)).toEqual({ locktime: 200 });
     expect(pathLocktime(after, 250)).toEqual({ locktime: 250 });
+    // a locktime typed by the person is never raised behind their back
+    expect(pathLocktime(after, 150, true)).toMatchObject({ error: expect.stringContaining('needs a locktime of at least 200; 150 is below it') });
+    expect(pathLocktime(after, 250, true)).toEqual({ locktime: 250 });
     expect(pathLocktime(after, 1_700_000_000)).toMatchObject({ error: expect.stringContaining('block height') });
     const timeLock = { sequence: null, minLocktime: 1_700_000_000, locktimeIsTime: true };
     expect(pathLocktime(timeLock, 150)).toEqual({ locktime: 1_700_000_000 });
@@ -125,6 +128,7 @@ describe('compose along a path', () => {
     const c = compose({ ...input(AFTER, 1, [20], { locktime: 230 }), path: pathOf(AFTER, 1, false, { ...NOW, tipHeight: 230 }) });
     expect(c.spec.locktime).toBe(230);
     expect(c.spec.inputs.every((i) => i.sequence < 0xffffffff)).toBe(true);
+    expect(() => compose({ ...input(AFTER, 1, [20], { locktime: 199 }), path: { ...pathOf(AFTER, 1, false, { ...NOW, tipHeight: 230 }), locktimeExplicit: true } })).toThrow(/at least 200; 199 is below it/);
     const norbf = compose({ ...input(AFTER, 1, [20], { locktime: 230, rbf: false }), path: pathOf(AFTER, 1, false, { ...NOW, tipHeight: 230 }) });
     expect(norbf.spec.inputs.every((i) => i.sequence === 0xfffffffe)).toBe(true);
   });

@@ -11,8 +11,8 @@ import { toHex } from '../../../shared/bitcoin/hex';
 import { DEFAULT_MAX_FEE_RATE, formatSatPerVb, parseSatPerVb, type FeeRate } from '../../../shared/bitcoin/spend/feerate';
 import { checkFeeRate } from '../../../shared/bitcoin/spend/params';
 import { SpendError } from '../../../shared/bitcoin/spend/errors';
-import { compose, ComposeError, type Composed, type ComposePath } from '../../../shared/send/compose';
-import { pathView } from './paths';
+import { compose, ComposeError, type Composed } from '../../../shared/send/compose';
+import { chosenPath, pathView } from './paths';
 import { cpfpChildRate } from '../../../shared/send/bump';
 import { estimateTx } from '../../../shared/bitcoin/spend/size';
 import { parseTx } from '../../../shared/bitcoin/tx';
@@ -77,16 +77,9 @@ export class ComposeService {
       errors.push(...fe.map((x) => ({ ...x, field: 'feeRate' as const })));
       rate = null;
     }
-    const policy = this.core.policy(f);
-    let path: ComposePath | undefined;
-    if (policy) {
-      const id = parsedForm.path?.id ?? policy.policy.paths[0]!.id;
-      const sp = policy.policy.paths.find((x) => x.id === id);
-      if (!sp) errors.push({ row: -1, field: 'coins', message: `This wallet's policy has no spending path "${id}": ${policy.policy.words}` });
-      else path = { id, words: sp.words, ...(sp.older ? { older: sp.older } : {}), ...(sp.after ? { after: sp.after } : {}), now: { tipHeight: f.facts.tipHeight, nowSeconds: Math.floor(Date.now() / 1000) }, signNow: parsedForm.path?.signNow ?? false };
-    } else if (parsedForm.path) {
-      errors.push({ row: -1, field: 'coins', message: 'This wallet has one way to spend (no spending path to choose): leave the path out.' });
-    }
+    const chosen = chosenPath(this.core.policy(f), parsedForm, f.facts.tipHeight);
+    if ('error' in chosen) errors.push({ row: -1, field: 'coins', message: chosen.error });
+    const path = 'path' in chosen ? chosen.path : undefined;
     const all = this.core.coins(f, path?.id);
     const usable = all.filter((c) => c.view.unusable === null);
     const manual = parsedForm.coins?.map((op) => {

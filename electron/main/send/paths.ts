@@ -12,7 +12,7 @@ import { inputKindFromDescriptor } from '../../../shared/bitcoin/spend/kind';
 import { hasPathChoice, pathInputKind, pathInputSizes } from '../../../shared/bitcoin/spend/path-size';
 import type { InputKind } from '../../../shared/bitcoin/spend/size';
 import type { PathPreviewView, PolicyPathsView } from '../../../shared/ipc/send';
-import type { ComposedPath } from '../../../shared/send/compose';
+import type { ComposedPath, ComposePath } from '../../../shared/send/compose';
 import { coinReadiness, pathLocks, type ChainNow } from '../../../shared/send/spend-path';
 
 export interface WalletPolicy {
@@ -115,5 +115,28 @@ export function policyPathsView(p: WalletPolicy, coins: ReadonlyArray<{ outpoint
       return { id: x.id, words: x.words, sequence: l.sequence, minLocktime: l.minLocktime };
     }),
     readiness,
+  };
+}
+
+/** The form's spending path (null: the policy's first) as compose takes it, or why it cannot be; {} for a single-path wallet. */
+export function chosenPath(
+  policy: WalletPolicy | null,
+  form: { path: { id: string; signNow: boolean } | null; locktime: number | null },
+  tipHeight: number,
+): { path: ComposePath } | { error: string } | Record<string, never> {
+  if (!policy) return form.path ? { error: 'This wallet has one way to spend (no spending path to choose): leave the path out.' } : {};
+  const id = form.path?.id ?? policy.policy.paths[0]!.id;
+  const sp = policy.policy.paths.find((x) => x.id === id);
+  if (!sp) return { error: `This wallet's policy has no spending path "${id}": ${policy.policy.words}` };
+  return {
+    path: {
+      id,
+      words: sp.words,
+      ...(sp.older ? { older: sp.older } : {}),
+      ...(sp.after ? { after: sp.after } : {}),
+      now: { tipHeight, nowSeconds: Math.floor(Date.now() / 1000) },
+      signNow: form.path?.signNow ?? false,
+      locktimeExplicit: form.locktime !== null,
+    },
   };
 }
