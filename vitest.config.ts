@@ -15,6 +15,7 @@ export const REAL_CORE_FILES = [
   'test/main/no-index-core.test.ts',
   'test/main/wallet-stop-core.test.ts',
   'test/main/send-core.test.ts',
+  'test/main/send-path-core.test.ts',
   'test/main/bump-any-core.test.ts',
   'test/main/send-preview-core.test.ts',
   'test/main/wallet-choice-core.test.ts',

@@ -67,6 +67,24 @@ export interface SendContextView {
   nodePsbtVersion: 0 | 2;
   /** Subversion of the node, e.g. /Satoshi:31.99.0/. */
   node: string;
+  /** The wallet's spending paths when its descriptor has more than one (miniscript, taproot leaves). */
+  policy?: PolicyPathsView;
+}
+
+/** The spending paths Send can take, each coin's readiness along each (outpoint → path id → words, '' when ready). */
+export interface PolicyPathsView {
+  words: string;
+  paths: Array<{ id: string; words: string; sequence: number | null; minLocktime: number | null }>;
+  readiness: Record<string, Record<string, string>>;
+}
+
+/** The spending path a preview / draft takes, and from when it can be broadcast (null: now). */
+export interface PathPreviewView {
+  id: string;
+  words: string;
+  sequence: number | null;
+  minLocktime: number | null;
+  notBefore: { height: number | null; blocksLeft: number; estimate: boolean; words: string } | null;
 }
 
 const rowSchema = z.discriminatedUnion('kind', [
@@ -93,6 +111,15 @@ export const SendFormSchema = z
      * preview draws one when none is given and says which; the Send page keeps it for the form.
      */
     seed: z.number().int().min(0).max(0xffffffff).optional(),
+    /**
+     * The spending path of a multi-path wallet (the policy's path id; null: its first path) and
+     * whether a PSBT is to be signed now and broadcast later when the path's timelock is not reached.
+     */
+    path: z
+      .object({ id: z.string().regex(/^[a-z0-9.]{1,40}$/, 'A path id'), signNow: z.boolean().default(false) })
+      .strict()
+      .nullable()
+      .default(null),
   })
   .strict();
 export type SendForm = z.input<typeof SendFormSchema>;
@@ -142,6 +169,8 @@ export interface SendPreviewView {
   plan: string;
   /** The unsigned transaction's txid: the draft created from this plan has the same. */
   unsignedTxid: string;
+  /** The spending path taken (multi-path wallets). */
+  path?: PathPreviewView;
 }
 
 export type SendPreviewReply = { ok: true; preview: SendPreviewView; offline: boolean } | { ok: false; errors: FieldError[] };
@@ -220,6 +249,8 @@ export interface DraftView extends DraftSummaryView {
   finalCheck: string | null;
   replaces: string | null;
   replacedBy: string | null;
+  /** The spending path taken (multi-path wallets), and from when it can be broadcast (null: now). */
+  path?: PathPreviewView;
   form: SendForm;
   offline: boolean;
   sentAt: string | null;

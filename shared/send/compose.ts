@@ -13,6 +13,8 @@ import { Rng } from '../bitcoin/spend/rng';
 import type { InputKind } from '../bitcoin/spend/size';
 import { defaultSequence, SEQUENCE_FINAL, type UnsignedTxSpec } from './create-psbt';
 import { toSpendRecipients, type ParsedRecipient } from './recipients';
+import type { AbsoluteLock, RelativeLock } from '../bitcoin/miniscript/policy';
+import { coinReadiness, pathLocks, pathLocktime, pathSequence, type ChainNow, type Readiness } from './spend-path';
 
 export type ComposeField = 'address' | 'amount' | 'data' | 'recipients' | 'feeRate' | 'coins' | 'change' | 'locktime';
 
@@ -72,6 +74,33 @@ export interface ComposeInput {
   txVersion?: number;
   /** The random choices (selection, input order, change position). */
   seed: number;
+  /** The spending path of the wallet's policy the coins take (their kinds sized for it); none: a single-path wallet. */
+  path?: ComposePath;
+}
+
+/** A spending path chosen on Send (policy.ts's SpendPath, with the chain's now). */
+export interface ComposePath {
+  id: string;
+  words: string;
+  older?: RelativeLock;
+  after?: AbsoluteLock;
+  now: ChainNow;
+  /** A PSBT to sign now and broadcast later: a lock not reached yet is set, not refused. */
+  signNow: boolean;
+  /** The locktime was typed by the person (it must meet after(N); else it is raised to it). */
+  locktimeExplicit?: boolean;
+}
+
+/** The path a composed transaction takes, and from when it can be broadcast. */
+export interface ComposedPath {
+  id: string;
+  words: string;
+  /** nSequence set for older(N), or null. */
+  sequence: number | null;
+  /** nLockTime required by after(N), or null. */
+  minLocktime: number | null;
+  /** Null when it can be broadcast now; else when (the latest of its inputs). */
+  notBefore: Readiness | null;
 }
 
 export type OutputRole = 'recipient' | 'change' | 'data';
@@ -96,6 +125,8 @@ export interface Composed {
   sent: bigint;
   /** fee × 100 / sent, 2 decimals ("0.00" when nothing is sent). */
   feePercent: string;
+  /** The spending path taken (multi-path wallets). */
+  path?: ComposedPath;
 }
 
 export const MAX_LOCKTIME = 0xffffffff;
@@ -110,10 +141,12 @@ export function compose(input: ComposeInput): Composed {
   if (!Number.isSafeInteger(input.locktime) || input.locktime < 0 || input.locktime > MAX_LOCKTIME) {
     throw new ComposeError('send.locktime_invalid', `The locktime must be a whole number from 0 to ${MAX_LOCKTIME}`, 'locktime');
   }
+  const path = input.path;
+  const coins = path ? coinsAlongPath(input, path) : input.coins;
   let selection: CoinSelection;
   try {
     selection = selectCoins({
-      coins: input.coins,
+      coins,
       recipients: toSpendRecipients(input.recipients),
       feeRate: input.feeRate,
       change: input.change,
@@ -139,15 +172,57 @@ export function compose(input: ComposeInput): Composed {
     outputs.splice(changeIndex, 0, { script: selection.change.script, value: selection.change.value, role: 'change', row: null });
   }
   const rbf = input.rbf ?? true;
-  const sequence = defaultSequence(rbf, input.locktime);
+  let sequence = defaultSequence(rbf, input.locktime);
+  let locktime = input.locktime;
+  let composedPath: ComposedPath | undefined;
+  if (path) {
+    const locks = pathLocks(path);
+    const lt = pathLocktime(locks, input.locktime, path.locktimeExplicit ?? false);
+    if ('error' in lt) throw new ComposeError('send.path_locktime', lt.error, 'locktime', -1, { path: path.id });
+    locktime = lt.locktime;
+    sequence = pathSequence(locks, defaultSequence(rbf, locktime));
+    const waits = inputs.map((c) => coinReadiness(path, c.confirmations, path.now)).filter((r) => !r.ready);
+    const notBefore = waits.length ? waits.reduce((a, r) => (r.secondsLeft > a.secondsLeft ? r : a)) : null;
+    composedPath = { id: path.id, words: path.words, sequence: locks.sequence, minLocktime: locks.minLocktime, notBefore };
+  }
+  if (path && (input.txVersion ?? 2) < 2 && path.older) {
+    throw new ComposeError('send.path_version', 'A relative timelock (older) needs a version 2 transaction (BIP68)', 'locktime', -1, { path: path.id });
+  }
   const spec: UnsignedTxSpec = {
     version: input.txVersion ?? 2,
-    locktime: input.locktime,
+    locktime,
     inputs: inputs.map((c) => ({ txid: c.txid, vout: c.vout, sequence })),
     outputs: outputs.map((o) => ({ script: o.script, value: o.value })),
   };
   const sent = selection.recipients.reduce((a, r) => a + r.value, 0n);
-  return { selection, spec, inputs, outputs, changeIndex, sent, feePercent: percentText(selection.fee, sent) };
+  return { selection, spec, inputs, outputs, changeIndex, sent, feePercent: percentText(selection.fee, sent), ...(composedPath ? { path: composedPath } : {}) };
+}
+
+/**
+ * The coins that can take the path now; all of them when a PSBT is to be signed now and broadcast
+ * later. A coin picked by hand whose lock is not reached, or no coin at all that can take the path,
+ * is refused with when it will be possible.
+ */
+function coinsAlongPath(input: ComposeInput, path: ComposePath): readonly SpendableCoin[] {
+  if (path.signNow) return input.coins;
+  const later = (c: SpendableCoin): Readiness | null => {
+    const r = coinReadiness(path, c.confirmations, path.now);
+    return r.ready ? null : r;
+  };
+  const detail = (r: Readiness) => ({ path: path.id, blocksLeft: r.blocksLeft, height: r.height, estimate: r.estimate });
+  for (const m of input.manual ?? []) {
+    const c = input.coins.find((x) => x.txid === m.txid && x.vout === m.vout);
+    const r = c && later(c);
+    if (r) {
+      throw new ComposeError('send.timelock_not_reached', `Coin ${m.txid}:${m.vout} cannot take the path "${path.words}" yet: ${r.words}. Tick "a PSBT to sign now and broadcast later" to build it anyway.`, 'coins', -1, detail(r));
+    }
+  }
+  const ready = input.coins.filter((c) => later(c) === null);
+  if (ready.length === 0 && input.coins.length > 0) {
+    const soonest = input.coins.map((c) => later(c)!).reduce((a, r) => (r.secondsLeft < a.secondsLeft ? r : a));
+    throw new ComposeError('send.timelock_not_reached', `No coin can take the path "${path.words}" yet: the first is ${soonest.words}. Tick "a PSBT to sign now and broadcast later" to build it anyway.`, 'coins', -1, detail(soonest));
+  }
+  return ready;
 }
 
 /** Whether the transaction signals BIP125 replaceability (an input below 0xfffffffe). */

@@ -6,7 +6,9 @@
  * importdescriptors through the shared descriptor code; Receive reads its policy from the node's
  * parent_desc of the address); and the PSBT review of a spend of that wallet's coin along the
  * recovery path (nSequence 10, filled by the node's walletprocesspsbt), naming each path, who signed
- * and who is missing (the review reads the wallet's descriptors with listdescriptors).
+ * and who is missing (the review reads the wallet's descriptors with listdescriptors); and Send with
+ * its path chooser: the recovery path refused before its lock with when it becomes possible, then
+ * previewed as a PSBT to sign now and broadcast later (nSequence 10, "cannot be broadcast yet").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../devnet/index';
@@ -123,5 +125,35 @@ describe.skipIf(skip !== null)(`the spending policy in words (Chromium e2e)${ski
     expect(await rows.nth(1).innerText()).toContain('needs 1 more of B');
     expect(await rows.nth(0).innerText()).toContain('needs 1 more of A');
     await shot('82-policy-review-recovery-path');
+  });
+
+  it('Send with a path chooser: the recovery path not reached yet is refused with when, and built as a PSBT to sign now and broadcast later', async () => {
+    // the coin of the review step has 1 confirmation: the recovery path (older(10)) is 9 blocks away
+    const payTo = await rpc.call<string>('getnewaddress', [], 'miner');
+    await rig.page.goto(`${rig.web.bridge.origin}/#/send?seed=5`);
+    await tid('send-path').waitFor({ timeout: 60_000 });
+    expect(await tid('send-path-policy').innerText()).toBe('Key A, or key B after 10 blocks (~1 h 40 min)');
+    const options = tid('send-path-option');
+    expect(await options.count()).toBe(2);
+    expect(await options.nth(0).getAttribute('data-checked')).toBe('true');
+    expect(await options.nth(1).innerText()).toContain('key B after 10 blocks (~1 h 40 min)');
+    expect(await options.nth(1).innerText()).toContain('nSequence 10');
+    expect(await options.nth(1).getByTestId('send-path-readiness').innerText()).toMatch(/Not yet — recovery possible in 9 blocks \(height \d+, ~/);
+    await tid('send-address').fill(payTo);
+    await tid('send-amount').fill('0.2');
+    await tid('send-fee-rate').fill('2');
+    // primary path: previewed at once
+    await rig.page.locator('[data-testid="send-sum-path"][data-path="p0"]').waitFor({ timeout: 30_000 });
+    const primaryVsize = Number((await tid('send-sum-vsize').innerText()).split(' ')[0]);
+    // recovery: refused, with when it becomes possible
+    await options.nth(1).locator('input').check();
+    await rig.page.locator('[data-testid="send-coins-error"]').first().waitFor({ timeout: 30_000 });
+    expect(await rig.page.locator('[data-testid="send-coins-error"]').first().innerText()).toContain('yet: the first is possible in 9 blocks');
+    // asked as a PSBT to sign now and broadcast later: built with nSequence 10, said not broadcastable yet
+    await tid('send-path-sign-now').check();
+    await rig.page.locator('[data-testid="send-sum-path"][data-path="p1"][data-sequence="10"]').waitFor({ timeout: 30_000 });
+    expect(await tid('send-sum-not-before').innerText()).toMatch(/^Cannot be broadcast yet: possible in 9 blocks \(height \d+, ~/);
+    expect(Number((await tid('send-sum-vsize').innerText()).split(' ')[0])).toBeGreaterThan(primaryVsize);
+    await shot('83-policy-send-path');
   });
 });

@@ -6,7 +6,9 @@ import { inputKindFromDescriptor, inputKindFromScripts } from '../../../shared/b
 import type { SpendableCoin } from '../../../shared/bitcoin/spend/coins';
 import type { InputKind } from '../../../shared/bitcoin/spend/size';
 import type { CoinView } from '../../../shared/ipc/send';
+import type { Network } from '../../../shared/bitcoin/networks';
 import type { UnspentFact } from './facts';
+import { pathKindOf } from './paths';
 
 export interface WalletCoin {
   coin: SpendableCoin;
@@ -14,14 +16,27 @@ export interface WalletCoin {
   fact: UnspentFact;
 }
 
+/** The spending path the coins of a multi-path descriptor are sized for. */
+export interface CoinsAlong {
+  network: Network;
+  pathId: string;
+  /** The kind of a coin of the wallet's multi-path descriptors whose own descriptor does not say (addr()). */
+  resolve: (scriptPubKey: Uint8Array) => InputKind | null;
+}
+
 export function kindName(k: InputKind): string {
+  if (k.type === 'path') return `${k.output} miniscript`;
   if ('m' in k) return `${k.type.replace('-multi', '')} ${k.m}-of-${k.n}`;
   return k.type;
 }
 
-function kindOf(u: UnspentFact): { kind: InputKind } | { error: string } {
+function kindOf(u: UnspentFact, along: CoinsAlong | undefined): { kind: InputKind } | { error: string } {
   const spk = fromHex(u.scriptPubKey);
   try {
+    if (along) {
+      const k = (u.desc ? pathKindOf(u.desc, along.network, along.pathId) : null) ?? along.resolve(spk);
+      if (k) return { kind: k };
+    }
     if (u.desc) return { kind: inputKindFromDescriptor(u.desc, spk) };
     return {
       kind: inputKindFromScripts(spk, {
@@ -34,10 +49,10 @@ function kindOf(u: UnspentFact): { kind: InputKind } | { error: string } {
   }
 }
 
-export function walletCoins(unspent: readonly UnspentFact[], frozen: ReadonlySet<string>, labelOf: (outpoint: string, address: string) => string): WalletCoin[] {
+export function walletCoins(unspent: readonly UnspentFact[], frozen: ReadonlySet<string>, labelOf: (outpoint: string, address: string) => string, along?: CoinsAlong): WalletCoin[] {
   return unspent.map((u) => {
     const outpoint = `${u.txid}:${u.vout}`;
-    const k = kindOf(u);
+    const k = kindOf(u, along);
     const isFrozen = frozen.has(outpoint);
     const kind: InputKind = 'kind' in k ? k.kind : { type: 'p2wpkh' };
     const coin: SpendableCoin = { txid: u.txid, vout: u.vout, value: BigInt(u.sats), kind, confirmations: u.confirmations, frozen: isFrozen };

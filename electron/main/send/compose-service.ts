@@ -12,6 +12,7 @@ import { DEFAULT_MAX_FEE_RATE, formatSatPerVb, parseSatPerVb, type FeeRate } fro
 import { checkFeeRate } from '../../../shared/bitcoin/spend/params';
 import { SpendError } from '../../../shared/bitcoin/spend/errors';
 import { compose, ComposeError, type Composed } from '../../../shared/send/compose';
+import { chosenPath, pathView } from './paths';
 import { cpfpChildRate } from '../../../shared/send/bump';
 import { estimateTx } from '../../../shared/bitcoin/spend/size';
 import { parseTx } from '../../../shared/bitcoin/tx';
@@ -76,7 +77,10 @@ export class ComposeService {
       errors.push(...fe.map((x) => ({ ...x, field: 'feeRate' as const })));
       rate = null;
     }
-    const all = this.core.coins(f);
+    const chosen = chosenPath(this.core.policy(f), parsedForm, f.facts.tipHeight);
+    if ('error' in chosen) errors.push({ row: -1, field: 'coins', message: chosen.error });
+    const path = 'path' in chosen ? chosen.path : undefined;
+    const all = this.core.coins(f, path?.id);
     const usable = all.filter((c) => c.view.unusable === null);
     const manual = parsedForm.coins?.map((op) => {
       const [txid, vout] = op.split(':');
@@ -109,6 +113,7 @@ export class ComposeService {
         rbf: parsedForm.rbf,
         locktime,
         seed,
+        ...(path ? { path } : {}),
       });
     } catch (e) {
       if (e instanceof ComposeError && e.code === 'spend.insufficient_funds' && !manual) throw new FormErrors([insufficientAtAmount(e, r.recipients)]);
@@ -169,6 +174,7 @@ export class ComposeService {
       seed: p.seed,
       plan: plan.id,
       unsignedTxid: plan.unsignedTxid,
+      ...(p.composed.path ? { path: pathView(p.composed.path) } : {}),
     };
   }
 
@@ -281,6 +287,7 @@ export class ComposeService {
       prevTxSources: prev.sources,
       noKeyPaths: built.noKeyPaths,
       offline: f.offline,
+      ...(composed.path ? { path: pathView(composed.path) } : {}),
     };
     const id = newDraftId();
     const name = SendFormSchema.parse(seeded).name.trim() || defaultName(p);

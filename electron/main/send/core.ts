@@ -6,7 +6,7 @@ import { parseDescriptor } from '../../../shared/bitcoin/descriptor';
 import { decodeDestination, encodeDestination, extractDestination } from '../../../shared/bitcoin/address';
 import { NETWORKS, type Network } from '../../../shared/bitcoin/networks';
 import { watchOnlyWallet, type WatchOnlyWallet } from '../../../shared/bitcoin/psbt';
-import { inputKindFromDescriptor, inputKindFromScripts } from '../../../shared/bitcoin/spend/kind';
+import { inputKindFromScripts } from '../../../shared/bitcoin/spend/kind';
 import type { InputKind } from '../../../shared/bitcoin/spend/size';
 import { solver } from '../../../shared/bitcoin/script';
 import type { AppSettings } from '../../../shared/settings';
@@ -16,7 +16,8 @@ import type { UrScanRunner } from '../psbt/scan-runner';
 import type { ActiveConnection, Services } from '../services';
 import type { ProfileRepository } from '../store/profiles';
 import type { WatchRepository } from '../store/watch';
-import { walletCoins, type WalletCoin } from './coins';
+import { walletCoins, type CoinsAlong, type WalletCoin } from './coins';
+import { descriptorKind, pathResolver, walletPolicy, type WalletPolicy } from './paths';
 import type { DraftStore } from './drafts-store';
 import { fetchFacts, type NodeFacts } from './facts';
 import { OwnScripts } from './own-scripts';
@@ -126,9 +127,21 @@ export class SendCore {
     return this.deps.watch.getLabel(profileId, type, ref)?.label ?? '';
   }
 
-  coins(f: FactsAt): WalletCoin[] {
+  /** The wallet's coins; those of a multi-path descriptor sized along `pathId` (default: the policy's first path). */
+  coins(f: FactsAt, pathId?: string): WalletCoin[] {
     const frozen = this.deps.store.frozen(f.profileId, f.wallet);
-    return walletCoins(f.facts.unspent, frozen, (op, addr) => this.label(f.profileId, 'output', op) || this.label(f.profileId, 'addr', addr));
+    const policy = this.policy(f);
+    let along: CoinsAlong | undefined;
+    if (policy) {
+      const id = pathId ?? policy.policy.paths[0]!.id;
+      along = { network: this.network(f), pathId: id, resolve: pathResolver(f.facts.descriptors, this.network(f), id, (s) => this.wallet(f).locate(s)) };
+    }
+    return walletCoins(f.facts.unspent, frozen, (op, addr) => this.label(f.profileId, 'output', op) || this.label(f.profileId, 'addr', addr), along);
+  }
+
+  /** The spending policy of the wallet's receive descriptor when it has more than one path (miniscript, tr leaves), else null. */
+  policy(f: FactsAt): WalletPolicy | null {
+    return walletPolicy(f.facts.descriptors, this.network(f));
   }
 
   wallet(f: FactsAt): WatchOnlyWallet {
@@ -166,7 +179,7 @@ export class SendCore {
     const d = this.changeDescriptor(f, recipientScripts);
     if (!d) throw new AppError('input.invalid', 'This wallet has no change descriptor (an internal one): enter a change address.', { field: 'change' });
     const script = parseDescriptor(d.desc, this.network(f)).expand(d.next)[0]!.script;
-    return { script, kind: inputKindFromDescriptor(d.desc), address: encodeDestination(extractDestination(script)!, this.network(f)), index: d.next };
+    return { script, kind: descriptorKind(d.desc, this.network(f)), address: encodeDestination(extractDestination(script)!, this.network(f)), index: d.next };
   }
 
   /** The change address for a draft: the node's getrawchangeaddress (checked to be the wallet's), or derived offline. */
@@ -188,7 +201,7 @@ export class SendCore {
       const dec = decodeDestination(address, this.network(f));
       // the node's next one is within the look-ahead; only an address far past it walks the whole range
       if (!dec.ok || !(this.ownScripts(f).has(dec.script) || this.wallet(f).locate(dec.script))) throw new AppError('internal', `The node's change address ${address} is not one of this wallet's descriptors.`);
-      return { script: dec.script, kind: inputKindFromDescriptor(d.desc), address, index: null };
+      return { script: dec.script, kind: descriptorKind(d.desc, this.network(f)), address, index: null };
     }
     return this.#derivedChange(f, recipientScripts);
   }

@@ -91,6 +91,7 @@ export class DraftService {
       offline: s.offline,
       sentAt: d.sentAt,
       bump: s.bump ?? null,
+      ...(s.path ? { path: s.path } : {}),
     };
   }
 

@@ -1,6 +1,6 @@
 // The `drafts` and `draft_imports` tables (schema 60): one row per unsigned transaction a profile
 // composed, with its filled PSBT, the form, a summary, and what came back from the signers.
-import type { DraftStatus, SendForm } from '../../../shared/ipc/send';
+import type { DraftStatus, PathPreviewView, SendForm } from '../../../shared/ipc/send';
 import type { BumpInfoView } from '../../../shared/ipc/bump';
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../store/db';
@@ -27,6 +27,8 @@ export interface DraftSummary {
   finalCheck?: string;
   /** A fee bump of a wallet transaction (electron/main/send/bump-any.ts). */
   bump?: BumpInfoView;
+  /** The spending path taken (multi-path wallets), with from when it can be broadcast. */
+  path?: PathPreviewView;
 }
 
 export interface DraftRow {

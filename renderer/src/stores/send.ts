@@ -68,6 +68,9 @@ export const useSendStore = defineStore('send', () => {
   const changeAddress = ref('');
   const rbf = ref(true);
   const locktime = ref('');
+  /** The spending path of a multi-path wallet (null: its first) and "a PSBT to sign now and broadcast later". */
+  const pathId = ref<string | null>(null);
+  const signNow = ref(false);
   const name = ref('');
   const preview = shallowRef<SendPreviewView | null>(null);
   const errors = ref<FieldError[]>([]);
@@ -147,6 +150,7 @@ export const useSendStore = defineStore('send', () => {
       locktime: lt === '' ? null : /^\d+$/.test(lt) ? Number(lt) : -1,
       name: name.value,
       ...(seed.value !== undefined ? { seed: seed.value } : {}),
+      path: context.value?.policy ? { id: pathId.value ?? context.value.policy.paths[0]!.id, signNow: signNow.value } : null,
     };
   }
 
@@ -184,7 +188,7 @@ export const useSendStore = defineStore('send', () => {
       void runPreview();
     }, 250);
   }
-  watch([rows, feeRate, coinControl, () => [...chosen], includeUnconfirmed, changeMode, changeAddress, rbf, locktime, unit], schedule, { deep: true });
+  watch([rows, feeRate, coinControl, () => [...chosen], includeUnconfirmed, changeMode, changeAddress, rbf, locktime, unit, pathId, signNow], schedule, { deep: true });
 
   const fieldKey = (row: number, field: FieldError['field']): string => `${row}:${field}`;
 
@@ -257,6 +261,8 @@ export const useSendStore = defineStore('send', () => {
     changeAddress.value = '';
     locktime.value = '';
     rbf.value = true;
+    pathId.value = null;
+    signNow.value = false;
     preview.value = null;
     errors.value = [];
     seed.value = undefined;
@@ -281,11 +287,15 @@ export const useSendStore = defineStore('send', () => {
       changeAddress.value = f.change.address;
     }
     rbf.value = f.rbf ?? true;
+    if (f.path) {
+      pathId.value = f.path.id;
+      signNow.value = f.path.signNow ?? false;
+    }
     name.value = f.name ?? '';
   }
 
   return {
-    context, contextError, loading, rows, feeRate, preset, mode, coinControl, chosen, includeUnconfirmed, changeMode, changeAddress, rbf, locktime, name,
+    context, contextError, loading, rows, feeRate, preset, mode, coinControl, chosen, includeUnconfirmed, changeMode, changeAddress, rbf, locktime, pathId, signNow, name,
     preview, errors, previewError, creating, seed, unit, feeOrigin, touched, submitted, refused, shownErrors,
     load, applyPreset, typeRate, presetRate, form, runPreview, touch, errorAt, fillFromUri, create, reset, fromForm,
   };

@@ -48,7 +48,12 @@ function candidates(coins: readonly SpendableCoin[], p: Params): Candidate[] {
   const ord = outpointRanks(coins);
   const out = coins.map((c, i) => {
     const k = c.kind;
-    const key = 'm' in k ? `${k.type}:${k.m}:${k.n}:${'uncompressed' in k ? k.uncompressed : ''}` : `${k.type}:${'uncompressed' in k ? k.uncompressed : ''}`;
+    const key =
+      k.type === 'path'
+        ? `path:${k.witness}:${k.scriptSig}`
+        : 'm' in k
+          ? `${k.type}:${k.m}:${k.n}:${'uncompressed' in k ? k.uncompressed : ''}`
+          : `${k.type}:${'uncompressed' in k ? k.uncompressed : ''}`;
     let price = byKind.get(key);
     if (price === undefined) {
       const vsize = inputVsize(k, { ecdsa: p.ecdsa });

@@ -47,7 +47,13 @@ export type InputKind =
   | { type: 'p2tr' }
   | { type: 'p2sh-multi'; m: number; n: number; /** how many of the n keys are 65-byte uncompressed; default 0 */ uncompressed?: number }
   | { type: 'p2wsh-multi'; m: number; n: number }
-  | { type: 'p2sh-p2wsh-multi'; m: number; n: number };
+  | { type: 'p2sh-p2wsh-multi'; m: number; n: number }
+  /**
+   * One spending path of a miniscript or taproot-tree descriptor, sized by path-size.ts (its largest
+   * witness along that path, with the script and control block): `witness` bytes with the item count,
+   * `scriptSig` bytes without their length (sh(wsh()): 35).
+   */
+  | { type: 'path'; output: 'p2wsh' | 'p2sh-p2wsh' | 'p2tr'; witness: number; scriptSig: number; path: string };
 
 export type InputType = InputKind['type'];
 
@@ -98,6 +104,12 @@ export function multisigScriptSize(m: number, n: number, uncompressed = 0): numb
 
 /** Throws 'spend.invalid_input_kind' for parameters no standard script has. */
 export function validateInputKind(k: InputKind): void {
+  if (k.type === 'path') {
+    if (!Number.isSafeInteger(k.witness) || k.witness < 2 || !Number.isSafeInteger(k.scriptSig) || k.scriptSig < 0) {
+      throw new SpendError('spend.invalid_input_kind', `A spending path of ${k.witness} witness bytes and a ${k.scriptSig}-byte scriptSig is not possible`, { type: k.type });
+    }
+    return;
+  }
   if (k.type !== 'p2sh-multi' && k.type !== 'p2wsh-multi' && k.type !== 'p2sh-p2wsh-multi') return;
   const { m, n } = k;
   if (!Number.isInteger(m) || !Number.isInteger(n) || m < 1 || n < 1 || m > n || n > MAX_MULTISIG_KEYS) {
@@ -132,6 +144,8 @@ export function outputClassOf(k: InputKind): OutputClass {
       return 'bech32';
     case 'p2tr':
       return 'bech32m';
+    case 'path':
+      return k.output === 'p2tr' ? 'bech32m' : k.output === 'p2wsh' ? 'bech32' : 'p2sh-segwit';
   }
 }
 
@@ -157,6 +171,8 @@ function satisfaction(k: InputKind, sig: number): { scriptSig: number; witness: 
       const witness = compactSizeLen(k.m + 2) + 1 + k.m * (1 + sig) + compactSizeLen(ws) + ws;
       return { scriptSig: k.type === 'p2wsh-multi' ? 0 : pushSize(34), witness };
     }
+    case 'path':
+      return { scriptSig: k.scriptSig, witness: k.witness };
   }
 }
 
@@ -216,6 +232,8 @@ export function describeInputKind(k: InputKind): string {
       return `p2sh-p2wsh ${k.m}-of-${k.n} multisig`;
     case 'p2tr':
       return 'p2tr key path';
+    case 'path':
+      return `${k.output} (${k.path})`;
     default:
       return k.type;
   }

@@ -93,6 +93,8 @@ export function buildCoin(kind: InputKind, keyBase: number): Built {
       const p = btc.p2sh(btc.p2wsh(ms, NET), NET);
       return { script: p.script, redeemScript: p.redeemScript, witnessScript: p.witnessScript, signers, legacy: false };
     }
+    case 'path':
+      throw new Error('test signer: spending paths are sized by path-size.ts and checked in path-size.test.ts');
   }
 }
 
