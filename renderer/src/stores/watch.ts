@@ -21,7 +21,7 @@ import * as api from '../api/spyglass';
 import type { Unit } from '../lib/format';
 import { prepareColumns, warmSearchKeys, type BalanceRow } from './balance-row';
 import { DEFAULT_DIR, filterRows, filterTerms, sortRows, totalsOf, type SortDir, type SortKey, type SortState, type Totals } from './balance-table';
-import { addPage, missingPages, PAGE_ROWS, pagedRows, sameQuery, viewOf, type PagedView } from './balance-pages';
+import { addPage, missingPages, PAGE_ROWS, pagedRows, sameQuery, totalsFrom, viewOf, type PagedView } from './balance-pages';
 import { useRowActions } from './watch-actions';
 import { idle, nextFrame, readSort, readUnit, saveSort, saveUnit } from './watch-prefs';
 
@@ -110,19 +110,7 @@ export const useWatchStore = defineStore('watch', () => {
     if (paged.value !== null) return paged.value.allTotals;
     const all = rows.value;
     const o = overview.value;
-    if (o !== null && all === overviewRows && o.totals.addresses === all.length) {
-      const t = o.totals;
-      return {
-        rows: all.length,
-        received: BigInt(t.receivedSats),
-        balance: BigInt(t.balanceSats),
-        trusted: BigInt(t.trustedSats),
-        pendingTrusted: BigInt(t.pendingTrustedSats),
-        untrustedPending: BigInt(t.pendingUntrustedSats),
-        pendingUnknown: t.pendingUnknown,
-        utxos: t.utxoCount,
-      };
-    }
+    if (o !== null && all === overviewRows && o.totals.addresses === all.length) return totalsFrom(o.totals);
     return totalsOf(all);
   });
   /** Of the rows shown (every row when none is filtered out or hidden: no second pass then). */

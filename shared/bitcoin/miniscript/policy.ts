@@ -159,8 +159,8 @@ function singleKey(paths: RawPath[]): KeyExpr | null {
   return s.k === 1 && s.keys.length === 1 ? s.keys[0]! : null;
 }
 
-/** k-subsets of [0, n). */
-function subsets(n: number, k: number): number[][] {
+/** k-subsets of [0, n), in order; a PolicyError past MAX_POLICY_PATHS of them. */
+export function subsets(n: number, k: number): number[][] {
   const out: number[][] = [];
   const cur: number[] = [];
   const rec = (start: number): void => {

@@ -21,7 +21,7 @@ import type { Descriptor } from '../descriptor/api';
 import type { KeyExpr } from '../descriptor/keys';
 import type { Node } from '../descriptor/parse';
 import type { MsNode } from '../miniscript/node';
-import { analyzePolicy, PolicyError, type HashLock, type Policy, type SpendPath } from '../miniscript/policy';
+import { analyzePolicy, PolicyError, subsets, type HashLock, type Policy, type SpendPath } from '../miniscript/policy';
 import { toHex } from '../hex';
 import { compactSizeLen } from '../tx';
 import { SpendError } from './errors';
@@ -80,24 +80,6 @@ function plus(bs: Branch[], extra: Size | null): Branch[] {
 
 const addN = (a: Size | null, b: Size | null): Size | null => (a === null || b === null ? null : add(a, b));
 const orN = (a: Size | null, b: Size | null): Size | null => (a === null ? b : b === null ? a : maxSize(a, b));
-
-function subsets(n: number, k: number): number[][] {
-  const out: number[][] = [];
-  const cur: number[] = [];
-  const rec = (start: number): void => {
-    if (cur.length === k) {
-      out.push(cur.slice());
-      return;
-    }
-    for (let i = start; i <= n - (k - cur.length); i++) {
-      cur.push(i);
-      rec(i + 1);
-      cur.pop();
-    }
-  };
-  rec(0);
-  return out;
-}
 
 function singleKey(bs: Branch[]): KeyExpr | null {
   if (bs.length !== 1) return null;
