@@ -11,6 +11,7 @@
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { checkMinimalPush, getScriptOp, scriptNumDecode } from '../script';
+import { scriptNum } from './types';
 
 export interface ExecChecker {
   /** Null when the signature verifies, else why not; the caller checks encodings. */
@@ -40,20 +41,6 @@ function eq(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-function encodeNum(n: number): Uint8Array {
-  if (n === 0) return FALSE;
-  const neg = n < 0;
-  let abs = Math.abs(n);
-  const out: number[] = [];
-  while (abs > 0) {
-    out.push(abs & 0xff);
-    abs = Math.floor(abs / 256);
-  }
-  if (out[out.length - 1]! & 0x80) out.push(neg ? 0x80 : 0);
-  else if (neg) out[out.length - 1]! |= 0x80;
-  return Uint8Array.from(out);
 }
 
 const hash160 = (b: Uint8Array): Uint8Array => ripemd160(sha256(b));
@@ -153,7 +140,7 @@ export function execMiniscript(script: Uint8Array, initial: Uint8Array[], sv: 'v
           break;
         }
         case 0x82:
-          st.push(encodeNum(top().length));
+          st.push(scriptNum(top().length));
           break;
         case 0x87:
         case 0x88: {
@@ -173,7 +160,7 @@ export function execMiniscript(script: Uint8Array, initial: Uint8Array[], sv: 'v
           const b = num(pop());
           const a = num(pop());
           const v = op === 0x93 ? a + b : op === 0x9a ? a !== 0 && b !== 0 : op === 0x9b ? a !== 0 || b !== 0 : a === b;
-          st.push(typeof v === 'number' ? encodeNum(v) : v ? TRUE : FALSE);
+          st.push(typeof v === 'number' ? scriptNum(v) : v ? TRUE : FALSE);
           if (op === 0x9d) verify();
           break;
         }
@@ -202,7 +189,7 @@ export function execMiniscript(script: Uint8Array, initial: Uint8Array[], sv: 'v
           const key = pop();
           const n = num(pop());
           const sig = pop();
-          st.push(encodeNum(n + (checkSig(sig, key) ? 1 : 0)));
+          st.push(scriptNum(n + (checkSig(sig, key) ? 1 : 0)));
           break;
         }
         case 0xae:
