@@ -26,6 +26,7 @@ export const REAL_CORE_FILES = [
   'test/e2e/bump-core.e2e.test.ts',
   'test/e2e/two-wallets-core.e2e.test.ts',
   'test/e2e/hwi-core.e2e.test.ts',
+  'test/e2e/hwi-multisig-core.e2e.test.ts',
   'test/cli/spyglass-core.test.ts',
 ];
 
