@@ -50,6 +50,7 @@ describeWithBitcoind(
       await h.page.goto(`${origin()}/#/signers`);
       await h.page.locator(`[data-testid="signer-device"][data-fingerprint="${fpB}"]`).waitFor({ timeout: 60_000 });
       expect(await tid('signer-device').evaluateAll((els) => els.map((e) => e.getAttribute('data-fingerprint')))).toEqual([fpA, fpB]);
+      expect(await tid('signer-device').allInnerTexts()).toEqual([expect.stringContaining('trezor_t'), expect.stringContaining('ledger_nano_s_plus')]);
       await openAssembler(h);
       await addDeviceCosigner(h, fpA);
       await addDeviceCosigner(h, fpB);
@@ -88,11 +89,15 @@ describeWithBitcoind(
 
       // a device that holds none of the vault's keys: refused by name, never asked, the draft as it was
       h.setDevices([A, B, D]);
+      const signRuns = () => h.runs().filter((argv) => argv.includes('signtx'));
       await tid('device-sign-open').click();
       await tid(`signer-choose-${fpD}`).click({ timeout: 60_000 });
       await page.locator('[data-testid="device-sign-result"][data-ok="false"]').waitFor({ timeout: 60_000 });
-      expect(await tid('device-sign-result').innerText()).toMatch(new RegExp(`^coldcard \\(${fpD}\\) holds none of this draft’s keys: its inputs are signed by (${fpA}|${fpB}|${fpC}), (${fpA}|${fpB}|${fpC}), (${fpA}|${fpB}|${fpC})\\.$`));
+      const refused = /^coldcard \(([0-9a-f]{8})\) holds none of this draft’s keys: its inputs are signed by ([0-9a-f, ]+)\.$/.exec(await tid('device-sign-result').innerText());
+      expect(refused?.[1]).toBe(fpD);
+      expect(refused?.[2]?.split(', ').sort()).toEqual([fpA, fpB, fpC].sort());
       expect(await getDraft()).toMatchObject({ status: 'unsigned', combined: null, imports: [], finalTx: null });
+      expect(signRuns()).toEqual([]);
 
       // the Trezor signs: one of the two signatures needed
       await tid(`signer-choose-${fpA}`).click({ timeout: 60_000 });
@@ -102,6 +107,7 @@ describeWithBitcoind(
       expect(await page.locator('[data-testid="signing"]').getAttribute('data-complete')).toBe('false');
       expect([await cosignerSigned(fpA), await cosignerSigned(fpB), await cosignerSigned(fpC)]).toEqual(['true', 'false', 'false']);
       const withA = await getDraft();
+      const withAPsbt = await h.ok<{ base64: string }>('drafts:export', { id: withA.id, version: 0, which: 'combined' });
       expect(withA.imports.map((i) => i.source)).toEqual([`Signed on trezor_t (${fpA})`]);
       await h.rig.screenshot(shot('signed-one'));
 
@@ -123,6 +129,9 @@ describeWithBitcoind(
       await page.locator('[data-testid="signing"][data-complete="true"]').waitFor({ timeout: 30_000 });
       expect(await page.locator('[data-testid="signing-input-text"]').first().innerText()).toBe(`2 of 3, missing: ${fpC} — enough (2 needed)`);
       expect((await getDraft()).imports.map((i) => i.source)).toEqual([`Signed on trezor_t (${fpA})`, `Signed on ledger_nano_s_plus (${fpB})`]);
+      // each device got the draft as PSBT v0 with the signatures collected before it: the Ledger, the Trezor's
+      expect(signRuns().map((argv) => argv.slice(0, 2))).toEqual([['--fingerprint', fpA], ['--fingerprint', fpB], ['--fingerprint', fpB]]);
+      expect(signRuns()[2]).toEqual(['--fingerprint', fpB, '--chain', 'regtest', 'signtx', withAPsbt.base64]);
       await h.rig.screenshot(shot('signed-both'));
 
       // finalized, checked by the node, confirmed by the person, broadcast

@@ -6,7 +6,7 @@
  * test rewrites (`setDevices`) to plug, unplug or switch a device's behaviour. Used by hwi-flow.ts,
  * multisig-assemble.e2e.test.ts and hwi-multisig-core.e2e.test.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -25,6 +25,8 @@ export interface HwiRig {
   origin(): string;
   /** The devices the test HWI program lists from now on (each run reads the file again). */
   setDevices(devices: HwiDevice[]): void;
+  /** Every run of the test HWI program so far: its argv (after the program), in order. */
+  runs(): string[][];
   /** An IPC call through the app's own dispatcher; its error's message is thrown. */
   ok<T>(channel: string, payload: unknown): Promise<T>;
 }
@@ -33,11 +35,13 @@ export interface HwiRig {
 export function useHwiRig(start: () => Promise<PayerNode>, devices: HwiDevice[]): HwiRig {
   const tmp = mkdtempSync(join(tmpdir(), 'spyglass-hwi-e2e-'));
   const config = join(tmp, 'hwi-config.json');
+  const log = join(tmp, 'hwi-runs.jsonl');
   const saved: Record<string, string | undefined> = {};
   const h = {
     tid: (t: string) => h.page.getByTestId(t),
     origin: () => h.rig.web.bridge.origin,
-    setDevices: (list: HwiDevice[]) => writeFileSync(config, JSON.stringify({ devices: list })),
+    setDevices: (list: HwiDevice[]) => writeFileSync(config, JSON.stringify({ devices: list, log })),
+    runs: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { argv: string[] }).argv) : []),
     ok: async <T>(channel: string, payload: unknown): Promise<T> => {
       const r = await h.rig.web.app.dispatch(channel, payload);
       if (!r.ok) throw new Error(`${channel}: ${r.error.message}`);
