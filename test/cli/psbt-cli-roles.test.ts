@@ -177,6 +177,15 @@ describe('single PSBTs', () => {
     expect(errs).toHaveLength(incomplete.length);
     errs.forEach((e, i) => expect(e).toMatch(new RegExp(`^psbt ${i + 2}: input 0: not finalized: .+`)));
     expect(errs[0]).toBe(`psbt 2: ${one.stderr.trimEnd()}`);
+    // a hash challenge whose preimage the PSBT lacks (finalize-hash-core-31.99.jsonl)
+    const hash = readFileSync(join(ROOT, 'test', 'fixtures', 'miniscript', 'finalize-hash-core-31.99.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { policy: string; note: string; signed: string; finalized: { psbt: string; complete: boolean } })
+      .find((c) => c.policy === 'A and the sha256 preimage' && c.note === 'A signs, no preimage')!;
+    const h = await cli(['finalize', hash.signed]);
+    expect(h.stdout).toBe(JSON.stringify(hash.finalized) + '\n');
+    expect(h.stderr).toMatch(/^input 0: not finalized: no preimage of sha256\([0-9a-f]{64}\)\n$/);
   });
 
   it('usage errors', async () => {
