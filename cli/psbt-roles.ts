@@ -48,6 +48,9 @@ finalize [--extract] [--no-strict]
   --extract and every input final, {"hex":"<transaction>","complete":true}. Inputs whose
   partial signatures do not all verify are not finalized and are named in "refused" (Core would
   still finalize one whose bad signature the script does not use; --no-strict does as Core).
+  Standard output stays Core's; each input left unfinalized is explained on standard error:
+    input 0: not finalized: the input's nSequence does not meet the relative timelock older(10)
+  (with --batch prefixed by the line's number among the non-blank lines, from 1: "psbt 3: input 0: …").
 
 analyze
   Core's analyzepsbt result (inputs: has_utxo, is_final, next, missing; estimated_vsize,
@@ -160,9 +163,12 @@ function linePsbt(o: RoleOptions, text: string): { base64: string } | { error: s
 
 const refusedJson = (list: SignatureCheck[]): string => (list.length ? `,"refused":${writeJson(list)}` : '');
 
-function finalizeOne(o: RoleOptions, base64: string): string {
+/** Core's finalizepsbt answer for stdout; each unfinalized input's reason goes to stderr (`prefix` names the batch PSBT). */
+function finalizeOne(o: RoleOptions, base64: string, prefix = ''): string {
   const r = finalizePsbtBase64(base64, { extract: o.extract, strict: o.strict, coreVersion: o.coreVersion });
   if (!r.ok) return errorLine(r.error);
+  for (const x of r.incomplete) process.stderr.write(`${prefix}input ${x.input}: ${x.reason}\n`);
+  for (const x of r.refused) process.stderr.write(`${prefix}input ${x.input}: not finalized: the ${x.kind} signature by ${x.pubkey} is refused: ${x.reason ?? x.status}\n`);
   return writeJson(r.result).slice(0, -1) + refusedJson(r.refused) + '}\n';
 }
 
@@ -180,12 +186,12 @@ function verifyOne(o: RoleOptions, base64: string): { line: string; ok: boolean 
   return { line: writeJson({ ok: rep.ok, signatures: rep.checks.length, problems: rep.problems }) + '\n', ok: rep.ok };
 }
 
-function roleLine(o: RoleOptions, text: string): string {
+function roleLine(o: RoleOptions, text: string, n: number): string {
   if (o.command === 'fill') return fillLine(o, text);
   if (o.command === 'combine') return combineLine(o, text);
   const src = linePsbt(o, text);
   if ('error' in src) return errorLine(src.error);
-  if (o.command === 'finalize') return finalizeOne(o, src.base64);
+  if (o.command === 'finalize') return finalizeOne(o, src.base64, `psbt ${n}: `);
   if (o.command === 'analyze') return analyzeOne(o, src.base64);
   return verifyOne(o, src.base64).line;
 }
@@ -200,7 +206,8 @@ export async function runRoleCommand(argv: string[]): Promise<number> {
   }
   try {
     if (o.batch !== undefined) {
-      await runBatch(o.batch, o.maxBytes * 4, { line: (text) => roleLine(o, text), tooLong: errorLine });
+      let n = 0;
+      await runBatch(o.batch, o.maxBytes * 4, { line: (text) => roleLine(o, text, ++n), tooLong: (m) => (n++, errorLine(m)) });
       return 0;
     }
     const sources = await Promise.all(o.inputs.map(async (a) => toBase64(await readSource(a, o.maxBytes))));

@@ -2,15 +2,23 @@
  * Spending along a chosen path of the wallet's policy (issue #32): what the path asks of the
  * transaction — nSequence for older(N) (BIP68, on every input: the wallet's coins all take the
  * path), nLockTime for after(N) (BIP65: at least N, of the same kind, with inputs not final) — and
- * when each coin can take it: a relative lock counts from the coin's confirmation (the mempool
- * takes the spend when confirmations ≥ N), an absolute height lock from the tip (tip ≥ N). A path
- * whose lock is not reached is refused, with when it will be, unless the person asks for a PSBT to
- * sign now and broadcast later; then the locks are set all the same and the review says from when
- * it can be broadcast.
+ * when each coin can take it, judged as Core's mempool judges a transaction for the next block:
  *
- * Time-based locks (older in 512-second units, after a Unix time) are judged against estimates:
- * a coin's age as confirmations × 10 min, and the median time past as now − 1 h. Such a judgement
- * is said to be an estimate.
+ * - after(height): IsFinalTx at height tip + 1: nLockTime < tip + 1, so tip ≥ N.
+ * - after(time): IsFinalTx with LOCKTIME_MEDIAN_TIME_PAST: nLockTime < the tip's median time past
+ *   (MTP), so MTP(tip) > N.
+ * - older(blocks): CalculateSequenceLocks / CheckSequenceLocksAtTip: coin height + N − 1 < tip + 1,
+ *   so confirmations ≥ N.
+ * - older(time) (type flag 1<<22, units of 512 s): the lock counts from the MTP of the block before
+ *   the coin's (GetAncestor(coin height − 1)); the spend is taken when that MTP + units × 512 − 1
+ *   < MTP(tip), so MTP(block before the coin) + units × 512 ≤ MTP(tip).
+ *
+ * The chain's MTPs come with `ChainNow` (the tip's, and the blocks' before each coin). Without them
+ * (an old offline answer) a time lock is judged against estimates — a coin's age as confirmations ×
+ * 10 min, the MTP as now − 1 h — and said to be one. A path whose lock is not reached is refused,
+ * with when it will be, unless the person asks for a PSBT to sign now and broadcast later; then the
+ * locks are set all the same and the review says from when it can be broadcast. When an MTP lock
+ * will be reached is always an estimate (the MTP follows the clock about an hour behind).
  */
 import type { AbsoluteLock, RelativeLock, SpendPath } from '../bitcoin/miniscript/policy';
 import { MAX_BIP125_RBF_SEQUENCE } from './create-psbt';
@@ -55,8 +63,17 @@ export interface Readiness {
 
 export interface ChainNow {
   tipHeight: number;
-  /** Wall clock (Unix seconds), for time-based locks and the estimated date. */
+  /** Wall clock (Unix seconds), for the estimated dates (and time locks when the MTPs are unknown). */
   nowSeconds: number;
+  /** The tip's median time past (getblockchaininfo's mediantime). */
+  tipMtp?: number;
+  /** Median time past of blocks by height: older(time) needs the one of the block before each coin's. */
+  mtpAt?: Readonly<Record<number, number>>;
+}
+
+/** The height whose MTP a time-based relative lock counts from, for a coin with `confirmations` (Core: max(coin height − 1, 0)). */
+export function lockStartHeight(confirmations: number, tipHeight: number): number {
+  return Math.max(tipHeight - confirmations, 0);
 }
 
 function durationWords(seconds: number): string {
@@ -83,11 +100,22 @@ function relative(lock: RelativeLock, confirmations: number, now: ChainNow): Rea
     const when = height === null ? `${lock.amount} blocks after it confirms` : `in ${left} block${left === 1 ? '' : 's'} (height ${height}, ~${dateWords(now.nowSeconds + left * BLOCK_SECONDS)})`;
     return { ready: false, blocksLeft: left, height, secondsLeft: left * BLOCK_SECONDS, estimate: false, words: `possible ${when}` };
   }
-  const age = Math.max(0, confirmations) * BLOCK_SECONDS;
-  const left = confirmations < 1 ? lock.amount : Math.max(0, lock.amount - age);
+  if (confirmations < 1) {
+    // counted from the block it confirms in (the mempool, too, counts an unconfirmed parent from the tip's MTP)
+    return { ready: false, blocksLeft: 0, height: null, secondsLeft: lock.amount, estimate: false, words: `possible ~${durationWords(lock.amount)} after it confirms` };
+  }
+  const start = now.mtpAt?.[lockStartHeight(confirmations, now.tipHeight)];
+  if (now.tipMtp !== undefined && start !== undefined) {
+    // taken once the tip's MTP reaches start + amount
+    const unlock = start + lock.amount;
+    const left = unlock - now.tipMtp;
+    if (left <= 0) return READY;
+    return { ready: false, blocksLeft: 0, height: null, secondsLeft: left, estimate: false, words: `possible once the median time past reaches ${dateWords(unlock)} (~${durationWords(left)}, ~${dateWords(now.nowSeconds + left)})` };
+  }
+  const age = confirmations * BLOCK_SECONDS;
+  const left = Math.max(0, lock.amount - age);
   if (left === 0) return READY;
-  const when = confirmations < 1 ? `~${durationWords(lock.amount)} after it confirms` : `in ~${durationWords(left)} (~${dateWords(now.nowSeconds + left)})`;
-  return { ready: false, blocksLeft: 0, height: null, secondsLeft: left, estimate: true, words: `possible ${when}` };
+  return { ready: false, blocksLeft: 0, height: null, secondsLeft: left, estimate: true, words: `possible in ~${durationWords(left)} (~${dateWords(now.nowSeconds + left)})` };
 }
 
 function absolute(lock: AbsoluteLock, now: ChainNow): Readiness {
@@ -97,10 +125,13 @@ function absolute(lock: AbsoluteLock, now: ChainNow): Readiness {
     if (left === 0) return READY;
     return { ready: false, blocksLeft: left, height: lock.value, secondsLeft: left * BLOCK_SECONDS, estimate: false, words: `possible in ${left} block${left === 1 ? '' : 's'} (height ${lock.value}, ~${dateWords(now.nowSeconds + left * BLOCK_SECONDS)})` };
   }
-  const mtp = now.nowSeconds - MTP_LAG_SECONDS;
+  // final when nLockTime < the tip's MTP
+  const exact = now.tipMtp !== undefined;
+  const mtp = now.tipMtp ?? now.nowSeconds - MTP_LAG_SECONDS;
   const left = Math.max(0, lock.value - mtp + 1);
   if (left === 0) return READY;
-  return { ready: false, blocksLeft: 0, height: null, secondsLeft: left, estimate: true, words: `possible after ${dateWords(lock.value)} (~${durationWords(left)})` };
+  const words = exact ? `possible once the median time past passes ${dateWords(lock.value)} (~${durationWords(left)})` : `possible after ${dateWords(lock.value)} (~${durationWords(left)})`;
+  return { ready: false, blocksLeft: 0, height: null, secondsLeft: left, estimate: !exact, words };
 }
 
 /** When a coin with `confirmations` can be spent along `p` (the later of its two locks). */

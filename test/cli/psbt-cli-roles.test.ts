@@ -152,6 +152,42 @@ describe('single PSBTs', () => {
     expect(JSON.parse(bad.stdout)).toMatchObject({ ok: false, problems: [{ input: 1, kind: 'ecdsa', status: 'invalid', reason: 'the signature does not verify (sighash 0x01)' }] });
   });
 
+  it('finalize: stdout is Core\'s answer, each unfinalized input\'s reason goes to stderr', async () => {
+    // the miniscript finalize recordings (test/fixtures/miniscript/finalize-core-31.99.jsonl)
+    const rec = readFileSync(join(ROOT, 'test', 'fixtures', 'miniscript', 'finalize-core-31.99.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { note: string; signed: string; finalized: { psbt: string; complete: boolean } });
+    const early = rec.find((c) => c.note === 'recovery without the relative timelock in nSequence')!;
+    const done = rec.find((c) => c.note === 'primary: A signs')!;
+    const one = await cli(['finalize', early.signed]);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toBe(JSON.stringify(early.finalized) + '\n');
+    // B signed; the recovery path's lock is not met and A (the other path) has not signed
+    expect(one.stderr).toMatch(/^input 0: not finalized: the input's nSequence does not meet the relative timelock older\(10\); no signature yet by key [0-9a-f]{66}\n$/);
+    const ok = await cli(['finalize', done.signed]);
+    expect(ok).toEqual({ code: 0, stdout: JSON.stringify(done.finalized) + '\n', stderr: '' });
+    // --batch: the reasons name the line (blank lines not counted), stdout unchanged
+    const incomplete = rec.filter((c) => !c.finalized.complete);
+    const lines = [done.signed, '', ...incomplete.map((c) => c.signed)];
+    const b = await cli(['finalize', '--batch', file('fin-reasons.txt', lines)]);
+    expect(b.code).toBe(0);
+    expect(b.stdout).toBe([done, ...incomplete].map((c) => JSON.stringify(c.finalized) + '\n').join(''));
+    const errs = b.stderr.split('\n').filter(Boolean);
+    expect(errs).toHaveLength(incomplete.length);
+    errs.forEach((e, i) => expect(e).toMatch(new RegExp(`^psbt ${i + 2}: input 0: not finalized: .+`)));
+    expect(errs[0]).toBe(`psbt 2: ${one.stderr.trimEnd()}`);
+    // a hash challenge whose preimage the PSBT lacks (finalize-hash-core-31.99.jsonl)
+    const hash = readFileSync(join(ROOT, 'test', 'fixtures', 'miniscript', 'finalize-hash-core-31.99.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { policy: string; note: string; signed: string; finalized: { psbt: string; complete: boolean } })
+      .find((c) => c.policy === 'A and the sha256 preimage' && c.note === 'A signs, no preimage')!;
+    const h = await cli(['finalize', hash.signed]);
+    expect(h.stdout).toBe(JSON.stringify(hash.finalized) + '\n');
+    expect(h.stderr).toMatch(/^input 0: not finalized: no preimage of sha256\([0-9a-f]{64}\)\n$/);
+  });
+
   it('usage errors', async () => {
     expect((await cli(['fill', '--network', 'regtest'])).stderr).toMatch(/^error: fill reads JSON lines: fill --network NET --batch FILE\n/);
     expect((await cli(['finalize', 'a', 'b'])).code).toBe(2);

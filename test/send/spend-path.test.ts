@@ -10,7 +10,7 @@ import { pathInputKind } from '../../shared/bitcoin/spend/path-size';
 import { estimateTx } from '../../shared/bitcoin/spend/size';
 import { compose, ComposeError, type ComposeInput, type ComposePath } from '../../shared/send/compose';
 import { parseRecipients } from '../../shared/send/recipients';
-import { coinReadiness, pathLocks, pathLocktime, pathSequence } from '../../shared/send/spend-path';
+import { coinReadiness, lockStartHeight, pathLocks, pathLocktime, pathSequence, type ChainNow } from '../../shared/send/spend-path';
 import { CHANGE, coin } from '../bitcoin/spend/wallet';
 
 const K1 = '[e11d7cc1/48h/1h/0h/2h]tpubDEw4nZ7PYWjNb8hsDquhRUdQ7HesUBeUwdJSCFkQ91ok6nRtBwY3YSMox6iFB4iWcDwAUVCV9zdio6HQKEGU7xe2RnHqrWqKvRdRA76s9Jr/0/*';
@@ -19,7 +19,7 @@ const OLDER = parseDescriptor(`wsh(or_d(pk(${K1}),and_v(v:pkh(${K2}),older(10)))
 const AFTER = parseDescriptor(`wsh(or_d(pk(${K1}),and_v(v:pkh(${K2}),after(200))))`, REGTEST);
 const NOW = { tipHeight: 150, nowSeconds: 1_800_000_000 };
 
-const pathOf = (d: typeof OLDER, i: number, signNow = false, now = NOW): ComposePath => {
+const pathOf = (d: typeof OLDER, i: number, signNow = false, now: ChainNow = NOW): ComposePath => {
   const p = describePolicy(d).paths[i]!;
   return { id: p.id, words: p.words, ...(p.older ? { older: p.older } : {}), ...(p.after ? { after: p.after } : {}), now, signNow };
 };
@@ -131,5 +131,65 @@ describe('compose along a path', () => {
     expect(() => compose({ ...input(AFTER, 1, [20], { locktime: 199 }), path: { ...pathOf(AFTER, 1, false, { ...NOW, tipHeight: 230 }), locktimeExplicit: true } })).toThrow(/at least 200; 199 is below it/);
     const norbf = compose({ ...input(AFTER, 1, [20], { locktime: 230, rbf: false }), path: pathOf(AFTER, 1, false, { ...NOW, tipHeight: 230 }) });
     expect(norbf.spec.inputs.every((i) => i.sequence === 0xfffffffe)).toBe(true);
+  });
+});
+
+// Time-based locks judged as Core's mempool judges the next block (consensus/tx_verify.cpp
+// IsFinalTx with LOCKTIME_MEDIAN_TIME_PAST; CalculateSequenceLocks + CheckSequenceLocksAtTip):
+// after(T) (T ≥ 500000000) is final when T < MTP(tip); older(1<<22 | n) is met when
+// MTP(block before the coin's) + n × 512 − 1 < MTP(tip).
+describe('time-based locks against the median time past', () => {
+  const T = 1_700_000_000;
+  const TIME_AFTER = parseDescriptor(`wsh(or_d(pk(${K1}),and_v(v:pkh(${K2}),after(${T}))))`, REGTEST);
+  const TIME_OLDER = parseDescriptor(`wsh(or_d(pk(${K1}),and_v(v:pkh(${K2}),older(${(1 << 22) | 10}))))`, REGTEST); // 10 × 512 s
+  const afterPath = describePolicy(TIME_AFTER).paths[1]!;
+  const olderPath = describePolicy(TIME_OLDER).paths[1]!;
+
+  it('after(time): ready only once the tip MTP is past the lock (the wall clock does not decide)', () => {
+    expect(afterPath.after).toEqual({ value: T, unit: 'time' });
+    const at = (tipMtp: number, nowSeconds = tipMtp + 3600) => coinReadiness(afterPath, 5, { tipHeight: 150, nowSeconds, tipMtp });
+    expect(at(T).ready).toBe(false); // nLockTime == MTP: not final (strictly less is)
+    expect(at(T)).toMatchObject({ secondsLeft: 1, estimate: false, words: 'possible once the median time past passes 2023-11-14 22:13 UTC (~1 min)' });
+    expect(at(T + 1).ready).toBe(true);
+    expect(at(T - 3600)).toMatchObject({ ready: false, secondsLeft: 3601, estimate: false });
+    // the clock is far ahead, the chain's MTP is not: still refused
+    expect(at(T - 1, T + 86_400).ready).toBe(false);
+    // no MTP known (an old offline answer): the estimate (now − 1 h), said to be one
+    expect(coinReadiness(afterPath, 5, { tipHeight: 150, nowSeconds: T + 3600 })).toMatchObject({ ready: false, estimate: true });
+    expect(coinReadiness(afterPath, 5, { tipHeight: 150, nowSeconds: T + 3601 })).toMatchObject({ ready: true });
+  });
+
+  it('older(time): counted from the MTP of the block before the coin’s, met when that + n × 512 ≤ MTP(tip)', () => {
+    expect(olderPath.older).toEqual({ value: (1 << 22) | 10, unit: 'seconds', amount: 5120 });
+    const start = T;
+    // a coin with 3 confirmations at tip 150 is in block 148; the lock counts from MTP(147)
+    const now = (tipMtp: number): ChainNow => ({ tipHeight: 150, nowSeconds: tipMtp + 3600, tipMtp, mtpAt: { 147: start } });
+    expect(lockStartHeight(3, 150)).toBe(147);
+    expect(coinReadiness(olderPath, 3, now(start + 5119))).toMatchObject({ ready: false, secondsLeft: 1, estimate: false });
+    expect(coinReadiness(olderPath, 3, now(start + 5119)).words).toBe('possible once the median time past reaches 2023-11-14 23:38 UTC (~1 min, ~2023-11-15 00:38 UTC)');
+    expect(coinReadiness(olderPath, 3, now(start + 5120)).ready).toBe(true);
+    // the confirmations alone do not decide: 100 confirmations but the MTP has barely moved
+    expect(coinReadiness(olderPath, 100, { tipHeight: 150, nowSeconds: start, tipMtp: start + 60, mtpAt: { 50: start } }).ready).toBe(false);
+    // a block-0 coin counts from block 0 (Core: GetAncestor(max(height − 1, 0)))
+    expect(lockStartHeight(151, 150)).toBe(0);
+    // unconfirmed: never yet (the mempool counts it from the tip's MTP, so n × 512 − 1 ≥ 0 is not < 0)
+    expect(coinReadiness(olderPath, 0, now(start + 99_999))).toMatchObject({ ready: false, estimate: false, words: 'possible ~1 h 25 min after it confirms' });
+    // the start MTP unknown: the estimate from confirmations × 10 min, said to be one
+    expect(coinReadiness(olderPath, 3, { tipHeight: 150, nowSeconds: start, tipMtp: start })).toMatchObject({ ready: false, secondsLeft: 5120 - 1800, estimate: true });
+    expect(coinReadiness(olderPath, 9, { tipHeight: 150, nowSeconds: start })).toMatchObject({ ready: true });
+  });
+
+  it('compose refuses a time-locked path before the MTP passes it and takes it after; nLockTime is the time', () => {
+    const base = input(TIME_AFTER, 1, [20]);
+    const early = { ...base, path: pathOf(TIME_AFTER, 1, false, { ...NOW, tipMtp: T - 600 }) };
+    expect(() => compose(early)).toThrow(/possible once the median time past passes 2023-11-14 22:13 UTC/);
+    const c = compose({ ...base, path: pathOf(TIME_AFTER, 1, false, { ...NOW, tipMtp: T + 1 }) });
+    expect(c.spec.locktime).toBe(T);
+    expect(c.path).toMatchObject({ minLocktime: T, notBefore: null });
+    const o = input(TIME_OLDER, 1, [3]);
+    const mtp = { tipHeight: 150, nowSeconds: T + 9000, mtpAt: { 147: T } };
+    expect(() => compose({ ...o, path: pathOf(TIME_OLDER, 1, false, { ...mtp, tipMtp: T + 5000 }) })).toThrow(/median time past reaches/);
+    const ok = compose({ ...o, path: pathOf(TIME_OLDER, 1, false, { ...mtp, tipMtp: T + 5120 }) });
+    expect(ok.spec.inputs.every((i) => i.sequence === ((1 << 22) | 10))).toBe(true);
   });
 });

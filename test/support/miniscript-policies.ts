@@ -178,14 +178,15 @@ export function signerDescriptor(p: Policy, who: KeyName): string {
 /** The range every wallet imports (one address per case). */
 export const RANGE: [number, number] = [0, 15];
 
-/** Creates the signer wallets (one per key, every policy with its key private) on `rpc`. */
-export async function createSigners(rpc: TestRpc): Promise<void> {
+/** Creates the signer wallets (`<prefix>-A` …: one per key, every policy with its key private) on `rpc`. */
+export async function createSigners(rpc: TestRpc, policies: Policy[] = POLICIES, prefix = 'signer'): Promise<void> {
   for (const who of KEY_NAMES) {
-    await rpc.call('createwallet', { wallet_name: `signer-${who}`, blank: true });
     // the policies with this signer's key (a key wallet refuses a descriptor with no private key)
-    const mine = POLICIES.filter((p) => new RegExp(`[(,]${who}[),]`).test(p.template));
+    const mine = policies.filter((p) => new RegExp(`[(,]${who}[),]`).test(p.template));
+    if (mine.length === 0) continue;
+    await rpc.call('createwallet', { wallet_name: `${prefix}-${who}`, blank: true });
     const req = mine.map((p) => ({ desc: signerDescriptor(p, who), range: RANGE, timestamp: 'now' }));
-    const imp = await rpc.call<{ success: boolean; error?: unknown }[]>('importdescriptors', [req], `signer-${who}`);
+    const imp = await rpc.call<{ success: boolean; error?: unknown }[]>('importdescriptors', [req], `${prefix}-${who}`);
     imp.forEach((r, i) => {
       if (!r.success) throw new Error(`signer ${who}, ${mine[i]!.name}: import failed ${JSON.stringify(r)}`);
     });
@@ -193,10 +194,10 @@ export async function createSigners(rpc: TestRpc): Promise<void> {
 }
 
 /** Each signer in turn adds its signatures (walletprocesspsbt, sign, not finalizing). */
-export async function signInTurn(rpc: TestRpc, psbt: string, signers: KeyName[]): Promise<string> {
+export async function signInTurn(rpc: TestRpc, psbt: string, signers: KeyName[], prefix = 'signer'): Promise<string> {
   let out = psbt;
   for (const who of signers) {
-    const r = await rpc.call<{ psbt: string }>('walletprocesspsbt', [out, true, 'DEFAULT', true, false], `signer-${who}`);
+    const r = await rpc.call<{ psbt: string }>('walletprocesspsbt', [out, true, 'DEFAULT', true, false], `${prefix}-${who}`);
     out = r.psbt;
   }
   return out;

@@ -12,7 +12,7 @@ import { DEFAULT_MAX_FEE_RATE, formatSatPerVb, parseSatPerVb, type FeeRate } fro
 import { checkFeeRate } from '../../../shared/bitcoin/spend/params';
 import { SpendError } from '../../../shared/bitcoin/spend/errors';
 import { compose, ComposeError, type Composed } from '../../../shared/send/compose';
-import { chosenPath, pathView } from './paths';
+import { chainNow, chosenPath, pathView } from './paths';
 import { cpfpChildRate } from '../../../shared/send/bump';
 import { estimateTx } from '../../../shared/bitcoin/spend/size';
 import { parseTx } from '../../../shared/bitcoin/tx';
@@ -77,7 +77,7 @@ export class ComposeService {
       errors.push(...fe.map((x) => ({ ...x, field: 'feeRate' as const })));
       rate = null;
     }
-    const chosen = chosenPath(this.core.policy(f), parsedForm, f.facts.tipHeight);
+    const chosen = chosenPath(this.core.policy(f), parsedForm, chainNow(f.facts));
     if ('error' in chosen) errors.push({ row: -1, field: 'coins', message: chosen.error });
     const path = 'path' in chosen ? chosen.path : undefined;
     const all = this.core.coins(f, path?.id);

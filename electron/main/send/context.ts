@@ -8,14 +8,14 @@ import type { FeePresetView, SendContextView } from '../../../shared/ipc/send';
 import type { FactsAt, SendCore } from './core';
 import { PRESETS } from './facts';
 import { previousTransactions } from './prevtxs';
-import { policyPathsView } from './paths';
+import { chainNow, policyPathsView } from './paths';
 
 /** The wallet's spending paths and each coin's readiness along them, when it has more than one path. */
 function policyView(core: SendCore, f: FactsAt): { policy?: ReturnType<typeof policyPathsView> } {
   const p = core.policy(f);
   if (!p) return {};
   const coins = f.facts.unspent.map((u) => ({ outpoint: `${u.txid}:${u.vout}`, confirmations: u.confirmations }));
-  return { policy: policyPathsView(p, coins, { tipHeight: f.facts.tipHeight, nowSeconds: Math.floor(Date.now() / 1000) }) };
+  return { policy: policyPathsView(p, coins, chainNow(f.facts)) };
 }
 
 /** How long the Send page's first load waits for the previous transactions to be kept (then it goes on). */

@@ -37,6 +37,9 @@ export interface NodeFacts {
   coreVersion: CoreVersion;
   subversion: string;
   tipHeight: number;
+  /** The tip's median time past, and the MTPs by height that time-based older() locks count from (absent: not asked, or an older cache). */
+  tipMtp?: number;
+  mtpAt?: Record<number, number>;
   descriptors: WalletDescriptor[];
   unspent: UnspentFact[];
   /** sat/kvB decimals, null when the node did not say. */
@@ -88,11 +91,13 @@ export async function fetchFacts(conn: ActiveConnection): Promise<NodeFacts> {
     rpc.call<{ descriptors: WalletDescriptor[] }>('listdescriptors', [], { wallet: true }),
     rpc.call<number>('getblockcount', [], { wallet: false }),
   ]);
-  const calls = [{ method: 'getmempoolinfo', params: [] as unknown[] }, ...PRESETS.flatMap((p) => (['economical', 'conservative'] as const).map((mode) => ({ method: 'estimatesmartfee', params: [p.target, mode] })))];
+  const calls = [{ method: 'getmempoolinfo', params: [] as unknown[] }, { method: 'getblockchaininfo', params: [] as unknown[] }, ...PRESETS.flatMap((p) => (['economical', 'conservative'] as const).map((mode) => ({ method: 'estimatesmartfee', params: [p.target, mode] })))];
   const replies = await rpc.batch<Record<string, unknown>>(calls, { wallet: false });
   const pool = replies[0]!.ok ? replies[0]!.value : {};
+  const chainInfo = replies[1]!.ok ? replies[1]!.value : {};
+  const tipMtp = chainInfo['blocks'] === tip && typeof chainInfo['mediantime'] === 'number' ? chainInfo['mediantime'] : undefined;
   const estimates: EstimateFact[] = [];
-  let k = 1;
+  let k = 2;
   for (const p of PRESETS) {
     for (const mode of ['economical', 'conservative'] as const) {
       const r = replies[k++]!;
@@ -100,11 +105,14 @@ export async function fetchFacts(conn: ActiveConnection): Promise<NodeFacts> {
       estimates.push({ target: p.target, mode, rate: rateOf(v['feerate']), blocks: typeof v['blocks'] === 'number' && v['feerate'] !== undefined ? v['blocks'] : null });
     }
   }
+  const mtpAt = tipMtp === undefined ? undefined : await lockStartMtps(conn, described.descriptors, unspent, tip);
   return {
     chain: conn.report.node.chain,
     coreVersion: nodeCoreVersion(conn.report.node.version),
     subversion: conn.report.node.subversion,
     tipHeight: tip,
+    ...(tipMtp !== undefined ? { tipMtp } : {}),
+    ...(mtpAt ? { mtpAt } : {}),
     descriptors: described.descriptors,
     unspent: unspent.map((u) => ({
       txid: u.txid,
@@ -126,4 +134,27 @@ export async function fetchFacts(conn: ActiveConnection): Promise<NodeFacts> {
     maxDataCarrier: typeof pool['maxdatacarriersize'] === 'number' ? pool['maxdatacarriersize'] : null,
     estimates,
   };
+}
+
+/** A time-based older(N) (BIP68 type flag 1<<22) in any of the wallet's descriptors. */
+const TIME_OLDER = (desc: string): boolean => [...desc.matchAll(/older\((\d+)\)/g)].some((m) => (Number(m[1]) & (1 << 22)) !== 0);
+
+/**
+ * For a wallet with a time-based older(): the median time past of the block before each confirmed
+ * coin's (what BIP68 counts such a lock from), one batch of getblockhash and one of getblockheader.
+ * A height the node did not answer (a reorg between the calls) is left out: that coin is estimated.
+ */
+async function lockStartMtps(conn: ActiveConnection, descriptors: WalletDescriptor[], unspent: ListUnspentEntry[], tip: number): Promise<Record<number, number> | undefined> {
+  if (!descriptors.some((d) => TIME_OLDER(d.desc))) return undefined;
+  const heights = [...new Set(unspent.filter((u) => u.confirmations > 0).map((u) => Math.max(tip - u.confirmations, 0)))];
+  if (heights.length === 0) return {};
+  const hashes = await conn.rpc.batch<string>(heights.map((h) => ({ method: 'getblockhash', params: [h] })), { wallet: false });
+  const known = heights.flatMap((h, i) => (hashes[i]!.ok ? [{ h, hash: hashes[i]!.value }] : []));
+  const headers = await conn.rpc.batch<{ height?: unknown; mediantime?: unknown }>(known.map((x) => ({ method: 'getblockheader', params: [x.hash] })), { wallet: false });
+  const out: Record<number, number> = {};
+  known.forEach((x, i) => {
+    const r = headers[i]!;
+    if (r.ok && r.value.height === x.h && typeof r.value.mediantime === 'number') out[x.h] = r.value.mediantime;
+  });
+  return out;
 }

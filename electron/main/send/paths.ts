@@ -118,11 +118,16 @@ export function policyPathsView(p: WalletPolicy, coins: ReadonlyArray<{ outpoint
   };
 }
 
+/** The chain's now for the paths' locks: the tip, its median time past and the MTPs time-based older() counts from (facts.ts), and the clock. */
+export function chainNow(facts: { tipHeight: number; tipMtp?: number; mtpAt?: Record<number, number> }, nowSeconds = Math.floor(Date.now() / 1000)): ChainNow {
+  return { tipHeight: facts.tipHeight, nowSeconds, ...(facts.tipMtp !== undefined ? { tipMtp: facts.tipMtp } : {}), ...(facts.mtpAt ? { mtpAt: facts.mtpAt } : {}) };
+}
+
 /** The form's spending path (null: the policy's first) as compose takes it, or why it cannot be; {} for a single-path wallet. */
 export function chosenPath(
   policy: WalletPolicy | null,
   form: { path: { id: string; signNow: boolean } | null; locktime: number | null },
-  tipHeight: number,
+  now: ChainNow,
 ): { path: ComposePath } | { error: string } | Record<string, never> {
   if (!policy) return form.path ? { error: 'This wallet has one way to spend (no spending path to choose): leave the path out.' } : {};
   const id = form.path?.id ?? policy.policy.paths[0]!.id;
@@ -134,7 +139,7 @@ export function chosenPath(
       words: sp.words,
       ...(sp.older ? { older: sp.older } : {}),
       ...(sp.after ? { after: sp.after } : {}),
-      now: { tipHeight, nowSeconds: Math.floor(Date.now() / 1000) },
+      now,
       signNow: form.path?.signNow ?? false,
       locktimeExplicit: form.locktime !== null,
     },

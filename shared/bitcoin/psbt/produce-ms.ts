@@ -11,6 +11,8 @@
  * produce.ts supplies the key look-ups (so the records of missing keys and signatures, and the
  * key origins a signature attempt adds, are made exactly where Core makes them).
  */
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { fromScript } from '../miniscript/decode';
 import { satisfy, type SatisfierContext } from '../miniscript/satisfy';
 import { hexOf } from '../tx';
@@ -32,11 +34,34 @@ export interface SatisfyNote {
   unmetAfter: number[];
   /** Keys asked for a signature the PSBT does not have (hex: 33-byte keys in P2WSH, x-only in tapscript). */
   missingKeys: string[];
+  /** Hash challenges ("sha256(<hash hex>)") the PSBT has no preimage for. */
+  missingPreimages: string[];
+  /** Preimages the PSBT gives that cannot satisfy their challenge (used all the same, as Core does: the script then fails), in words. */
+  badPreimages: string[];
 }
 
 export function newSatisfyNote(): SatisfyNote {
-  return { decoded: false, unmetOlder: [], unmetAfter: [], missingKeys: [] };
+  return { decoded: false, unmetOlder: [], unmetAfter: [], missingKeys: [], missingPreimages: [], badPreimages: [] };
 }
+
+const HASHES = {
+  sha256: (b: Uint8Array) => sha256(b),
+  hash256: (b: Uint8Array) => sha256(sha256(b)),
+  ripemd160: (b: Uint8Array) => ripemd160(b),
+  hash160: (b: Uint8Array) => ripemd160(sha256(b)),
+};
+
+/** Why a preimage cannot satisfy `frag(hash)` (miniscript checks SIZE 32, then the hash), or null when it can. */
+export function preimageProblem(frag: keyof typeof HASHES, hash: Uint8Array, pre: Uint8Array): string | null {
+  const name = `${frag}(${hexOf(hash)})`;
+  if (pre.length !== 32) return `the preimage given for ${name} is ${pre.length} bytes (miniscript takes 32)`;
+  if (hexOf(HASHES[frag](pre)) !== hexOf(hash)) return `the preimage given for ${name} does not hash to it`;
+  return null;
+}
+
+const pushOnce = (list: string[], x: string): void => {
+  if (!list.includes(x)) list.push(x);
+};
 
 interface CommonDeps {
   checker: Checker;
@@ -77,7 +102,16 @@ function context(keys: () => Uint8Array[], deps: CommonDeps, sign: (key: Uint8Ar
       if (!ok && note && !note.unmetAfter.includes(n)) note.unmetAfter.push(n);
       return ok;
     },
-    preimage: (frag, hash) => deps.preimages[frag].get(hexOf(hash)) ?? null,
+    preimage(frag, hash) {
+      // Core's Satisfier hands over whatever the PSBT holds under the hash (MsLookupHelper)
+      const pre = deps.preimages[frag].get(hexOf(hash)) ?? null;
+      if (note) {
+        const bad = pre && preimageProblem(frag, hash, pre);
+        if (!pre) pushOnce(note.missingPreimages, `${frag}(${hexOf(hash)})`);
+        else if (bad) pushOnce(note.badPreimages, bad);
+      }
+      return pre;
+    },
   };
 }
 
