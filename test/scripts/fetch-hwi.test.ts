@@ -161,6 +161,8 @@ describe('the release workflow bundles HWI through fetch-hwi.sh with the real pi
     expect(fetchAt).toBeGreaterThan(-1);
     expect(fetchAt).toBeLessThan(distAt);
     expect(job.steps[fetchAt]!.shell).toBe('bash');
+    // Windows checks out with CRLF unless told otherwise; Git Bash's bash stops at a CR
+    expect(spawnSync('git', ['check-attr', 'eol', 'scripts/fetch-hwi.sh'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim()).toBe('scripts/fetch-hwi.sh: eol: lf');
     expect(job.steps[fetchAt]!.env?.['HWI_ASSET']).toBe('${{ matrix.hwi }}');
     const builder = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as { extraResources: Array<{ from: string; to: string; filter: string[] }> };
     expect(builder.extraResources).toEqual([{ from: 'build/hwi', to: 'hwi', filter: ['hwi', 'hwi.exe'] }]);

@@ -1,11 +1,11 @@
 // Hardware wallets over USB (#30) through an external signer program speaking HWI 3.x's command line
 // (hwilib/_cli.py; Bitcoin Core's doc/external-signer.md): the program is a setting (SPYGLASS_SIGNER
-// overrides it; else the file the person chose; else the bundled HWI; else `hwi` on PATH: program.ts), run with checked arguments only
-// (args.ts), a deadline long enough to press a button, a Cancel, and a cap on its answer (run.ts).
-// Signing sends the draft as PSBT version 0 (what devices read), holds the answer against the draft's
-// transaction (answer.ts), verifies every new signature before anything is kept, and merges it through
-// the same import as a signed PSBT file (send/sign-service.ts). Nothing of a device's is written
-// anywhere but the draft.
+// overrides it; else the file the person chose; else the bundled HWI; else `hwi` on PATH: program.ts),
+// run with checked arguments only (args.ts), a deadline long enough to press a button, a Cancel, and a
+// cap on its answer (run.ts). Signing sends the draft as PSBT version 0 (what devices read), holds the
+// answer against the draft's transaction (answer.ts), verifies every new signature before anything is
+// kept, and merges it through the same import as a signed PSBT file (send/sign-service.ts). Nothing of a
+// device's is written anywhere but the draft.
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors';
 import { parseDescriptor } from '../../../shared/bitcoin/descriptor';
