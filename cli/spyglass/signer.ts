@@ -53,9 +53,9 @@ const list: Command = {
   summary: 'the signer program (HWI) and the hardware wallets it sees',
   help: `usage: spyglass signer list
 
-The signer program (SPYGLASS_SIGNER, else the one chosen in the app, else \`hwi\` on PATH) and each
-connected device: model, fingerprint, and what it needs first (its PIN, its passphrase). Exit 1 when no
-signer program can run (the reason says how to install HWI).`,
+The signer program (SPYGLASS_SIGNER, else the one chosen in the app, else the HWI bundled with the
+installed app, else \`hwi\` on PATH) and each connected device: model, fingerprint, and what it needs
+first (its PIN, its passphrase). Exit 1 when no signer program can run (the reason says how to install HWI).`,
   options: {},
   async run(ctx, p) {
     positionals(p, [], list.help);
@@ -63,7 +63,7 @@ signer program can run (the reason says how to install HWI).`,
     ctx.print(
       () =>
         [
-          `signer program ${l.program.program} (${l.program.source === 'env' ? 'from SPYGLASS_SIGNER' : l.program.source === 'setting' ? 'chosen in the app' : 'on PATH'})`,
+          `signer program ${l.program.program} (${l.program.source === 'env' ? 'from SPYGLASS_SIGNER' : l.program.source === 'setting' ? 'chosen in the app' : l.program.source === 'bundled' ? 'bundled with the app' : 'on PATH'})`,
           l.devices.length === 0 ? 'no device connected' : table([['FINGERPRINT', 'MODEL', 'TYPE', 'LABEL', 'STATE'], ...l.devices.map((d) => [d.fingerprint ?? '-', d.model, d.type, d.label ?? '', d.needs ?? d.error ?? 'ready'])]),
         ].join('\n'),
       l,

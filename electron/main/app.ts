@@ -62,8 +62,11 @@ export interface AppOptions {
   /** Largest replies read from the node and the index (defaults: 256 MiB and 64 MiB; tests set small ones). */
   replyLimits?: { nodeBytes?: number; indexBytes?: number };
   log?: Logger;
-  /** The signer program's environment and deadlines (#30; tests point SPYGLASS_SIGNER at the test HWI program). */
-  signer?: Pick<import('./signer/service').SignerDeps, 'env' | 'timeouts' | 'maxReplyBytes'>;
+  /**
+   * The signer program's environment and deadlines (#30; tests point SPYGLASS_SIGNER at the test HWI
+   * program), the resources folder a bundled HWI is looked for in, and the OS's file dialog (index.ts only).
+   */
+  signer?: Pick<import('./signer/service').SignerDeps, 'env' | 'timeouts' | 'maxReplyBytes' | 'resourcesDir' | 'pickProgram'>;
 }
 
 export interface SpyglassApp {

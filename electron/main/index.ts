@@ -2,7 +2,7 @@
 // from security.ts, routes the preload's channels to the same dispatch the bridge uses, forwards events,
 // and owns the window lifecycle. No logic of its own — that lives in the Electron-free services.
 // Started as `Spyglass --cli …` it opens no window: it runs the command line (cli/spyglass.ts) and exits.
-import { app, BrowserWindow, ipcMain, Menu, Notification, screen, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, screen, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions, type OpenDialogOptions, type WebContents } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHANNEL_NAMES, CHANNEL_PREFIX, EVENT_NAMES, EVENT_PREFIX } from '../../shared/ipc/names';
@@ -104,6 +104,21 @@ function openUri(uri: string): void {
   }
 }
 
+/**
+ * The OS's file dialog for the signer program (signer:pick-program, #30): only a path comes back, which
+ * the signer service checks as a typed one before keeping it; it never chooses an argument.
+ */
+async function pickSignerProgram(): Promise<string | null> {
+  const options: OpenDialogOptions = {
+    title: 'Choose the signer program (HWI)',
+    buttonLabel: 'Use this program',
+    properties: ['openFile', 'dontAddToRecent'],
+    ...(process.platform === 'win32' ? { filters: [{ name: 'Programs', extensions: ['exe'] }, { name: 'All files', extensions: ['*'] }] } : {}),
+  };
+  const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+  return r.canceled || r.filePaths.length !== 1 ? null : (r.filePaths[0] ?? null);
+}
+
 function trusted(e: IpcMainInvokeEvent): boolean {
   const frame = e.senderFrame;
   return isTrustedSender({ frameUrl: frame?.url ?? null, isMainFrame: frame !== null && frame === e.sender.mainFrame }, origin);
@@ -182,6 +197,8 @@ function startWindowApp(): void {
         scanWorker: scanWorkerScriptBeside(import.meta.url),
         // `npm start` (unpackaged) opens on the demo when no node is configured; the installed app asks.
         autoDemo: !app.isPackaged || process.env.SPYGLASS_DEMO === '1',
+        // a bundled HWI is looked for in process.resourcesPath (signer/program.ts)
+        signer: { pickProgram: pickSignerProgram },
       });
       const s = spyglass;
       for (const channel of CHANNEL_NAMES) {

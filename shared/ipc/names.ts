@@ -84,6 +84,8 @@ export const CHANNEL_NAMES = [
   'signer:sign',
   'signer:cancel',
   'signer:set-program',
+  'signer:program',
+  'signer:pick-program',
 ] as const;
 
 export const EVENT_NAMES = ['connection:changed', 'refresh:progress', 'watch:changed', 'uri:opened', 'app:menu', 'settings:changed', 'notify', 'wallet:scan'] as const;

@@ -6,9 +6,18 @@ import { z } from 'zod';
 export interface SignerProgramView {
   /** The file that runs (null: none found). */
   program: string | null;
-  source: 'env' | 'setting' | 'path';
+  /** env: SPYGLASS_SIGNER; setting: the file the person chose; bundled: the HWI shipped with the installed app; path: `hwi` on PATH. */
+  source: 'env' | 'setting' | 'bundled' | 'path';
   /** Why it cannot run, with how to install HWI (null: it can run). */
   problem: string | null;
+  /** This app can open the OS's file dialog to choose the program (Electron; never over the browser bridge). */
+  nativePicker: boolean;
+}
+
+/** What the file dialog gave: picked (checked and kept, as a typed path is), or cancelled (nothing changed). */
+export interface SignerPickView {
+  picked: boolean;
+  program: SignerProgramView;
 }
 
 export interface SignerDeviceView {
@@ -83,6 +92,13 @@ export const signerChannels = {
   'signer:sign': { request: z.object({ id: z.string().min(1).max(64), fingerprint, op: op.optional() }).strict(), reply: null as unknown as SignerSignView },
   /** Stops a device request still waiting (the program is ended; nothing is kept). */
   'signer:cancel': { request: z.object({ op }).strict(), reply: null as unknown as { canceled: boolean } },
-  /** The signer program the person chose: a full path to an executable file, or null for `hwi` on PATH (SPYGLASS_SIGNER still overrides). */
+  /** The signer program the person chose: a full path to an executable file, or null for the default (the bundled HWI, else `hwi` on PATH; SPYGLASS_SIGNER still overrides). */
   'signer:set-program': { request: z.object({ file: z.string().trim().min(1).max(4096).nullable() }).strict(), reply: null as unknown as SignerProgramView },
+  /** Which program runs and whether a file dialog exists here (without asking the program for devices). */
+  'signer:program': { request: empty, reply: null as unknown as SignerProgramView },
+  /**
+   * Opens the OS's file dialog (Electron only) and keeps the file picked after the same checks as a typed
+   * path. The request carries nothing: the window chooses neither the dialog's folder nor any argument.
+   */
+  'signer:pick-program': { request: empty, reply: null as unknown as SignerPickView },
 };

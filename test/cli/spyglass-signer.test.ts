@@ -79,7 +79,7 @@ describe('spyglass signer (the test HWI program standing in for the devices)', (
   it('signer list: the program from SPYGLASS_SIGNER and each device, a locked one with what it needs', async () => {
     setDevices([A, { ...B, mode: 'locked' }]);
     const l = expectCode(await run(['signer', 'list', '--json']), 0, 'signer list').json<SignerListView>();
-    expect(l.program).toEqual({ program: HWI_SIGNER, source: 'env', problem: null });
+    expect(l.program).toEqual({ program: HWI_SIGNER, source: 'env', problem: null, nativePicker: false });
     expect(l.devices).toMatchObject([
       { model: 'trezor_t', fingerprint: fpA, needsPin: false, needs: null },
       { model: 'ledger_nano_s_plus', fingerprint: null, needsPin: true, needs: expect.stringMatching(/PIN/) },

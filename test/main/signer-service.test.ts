@@ -90,7 +90,7 @@ describe('a single-sig wallet from a device', () => {
   it('signer:list: the program from SPYGLASS_SIGNER and each device with its model, fingerprint and what it needs', async () => {
     setDevices([A, { ...B, mode: 'locked' }]);
     const l = await dispatchOk<SignerListView>(app, 'signer:list');
-    expect(l.program).toEqual({ program: HWI_SIGNER, source: 'env', problem: null });
+    expect(l.program).toEqual({ program: HWI_SIGNER, source: 'env', problem: null, nativePicker: false });
     expect(l.devices).toMatchObject([
       { model: 'trezor_t', fingerprint: fpA, needsPin: false, needs: null },
       { model: 'ledger_nano_s_plus', fingerprint: null, needsPin: true, needs: expect.stringMatching(/PIN/) },
@@ -186,7 +186,7 @@ describe('a single-sig wallet from a device', () => {
     symlinkSync(HWI_SIGNER, weird);
     const other = createApp({ dataDir: mkdtempSync(join(dir, 'chosen-')), info: { version: 'test', platform: process.platform, bridge: true }, secretBackend: null, psbtWorker: 'inline', signer: { env: { PATH: process.env.PATH ?? '', [HWI_CONFIG_ENV]: configFile } } });
     try {
-      expect(await dispatchOk(other, 'signer:set-program', { file: weird })).toEqual({ program: weird, source: 'setting', problem: null });
+      expect(await dispatchOk(other, 'signer:set-program', { file: weird })).toEqual({ program: weird, source: 'setting', problem: null, nativePicker: false });
       expect((await dispatchOk<SignerListView>(other, 'signer:list')).devices.map((x) => x.fingerprint)).toEqual([fpA, fpB]);
       expect(loggedArgv().at(-1)).toEqual({ argv: ['enumerate'], stdin: false });
       for (const f of ['pwned', 'pwned2']) expect(existsSync(join(process.cwd(), f)) || existsSync(join(dir, f))).toBe(false);

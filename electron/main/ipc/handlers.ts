@@ -105,6 +105,8 @@ export function createHandlers(s: Services, w: WatchService, p: PsbtService, uri
     'signer:sign': (r) => signer.sign(r.id, r.fingerprint, r.op),
     'signer:cancel': (r) => signer.cancel(r.op),
     'signer:set-program': (r) => signer.setProgram(r.file),
+    'signer:program': () => signer.program(),
+    'signer:pick-program': () => signer.pickProgram(),
   };
 }
 

@@ -1,17 +1,17 @@
 // Hardware wallets over USB (#30) through an external signer program speaking HWI 3.x's command line
 // (hwilib/_cli.py; Bitcoin Core's doc/external-signer.md): the program is a setting (SPYGLASS_SIGNER
-// overrides it; else the file the person chose; else `hwi` on PATH), run with checked arguments only
-// (args.ts), a deadline long enough to press a button, a Cancel, and a cap on its answer (run.ts).
-// Signing sends the draft as PSBT version 0 (what devices read), holds the answer against the draft's
-// transaction (answer.ts), verifies every new signature before anything is kept, and merges it through
-// the same import as a signed PSBT file (send/sign-service.ts). Nothing of a device's is written
-// anywhere but the draft.
+// overrides it; else the file the person chose; else the bundled HWI; else `hwi` on PATH: program.ts),
+// run with checked arguments only (args.ts), a deadline long enough to press a button, a Cancel, and a
+// cap on its answer (run.ts). Signing sends the draft as PSBT version 0 (what devices read), holds the
+// answer against the draft's transaction (answer.ts), verifies every new signature before anything is
+// kept, and merges it through the same import as a signed PSBT file (send/sign-service.ts). Nothing of a
+// device's is written anywhere but the draft.
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors';
 import { parseDescriptor } from '../../../shared/bitcoin/descriptor';
 import { NETWORKS } from '../../../shared/bitcoin/networks';
 import { decodeExtKey, netOf, parsePath } from '../../../shared/wallet/keys';
-import type { SignerDescriptorsView, SignerDeviceView, SignerDisplayView, SignerListView, SignerProgramView, SignerSignView, SignerXpubView } from '../../../shared/ipc/signer';
+import type { SignerDescriptorsView, SignerDeviceView, SignerDisplayView, SignerListView, SignerPickView, SignerProgramView, SignerSignView, SignerXpubView } from '../../../shared/ipc/signer';
 import type { Logger } from '../log';
 import type { SendService } from '../send/index';
 import { readPsbt } from '../send/jobs';
@@ -19,9 +19,10 @@ import type { Services } from '../services';
 import { checkAnswer } from './answer';
 import { checkAddressDescriptor, checkChain, checkFingerprint, displayAddressArgs, enumerateArgs, getDescriptorsArgs, getXpubArgs, signTxArgs, type HwiChain, type Invocation } from './args';
 import { fromHwiError, HWI, INSTALL_HWI, SignerError } from './errors';
-import { checkExecutable, findOnPath, runProgram, type RunOutcome } from './run';
+import { programProblem, resolveProgram } from './program';
+import { runProgram, type RunOutcome } from './run';
 
-export const SIGNER_ENV = 'SPYGLASS_SIGNER';
+export { SIGNER_ENV } from './program';
 /** Long enough for a person to read the screen and press a button. */
 export const BUTTON_TIMEOUT_MS = 5 * 60_000;
 /** enumerate and getdescriptors press no button. */
@@ -36,6 +37,16 @@ export interface SignerDeps {
   /** The program the person chose (persisted), or null. */
   setting: { get(): string | null; set(file: string | null): void };
   env?: NodeJS.ProcessEnv;
+  /**
+   * The app's resources folder, where an installed app may carry HWI's binary (program.ts); default:
+   * Electron's process.resourcesPath (absent in Node: the bridge and the tests pass their own or none).
+   */
+  resourcesDir?: string | null;
+  /**
+   * The OS's file dialog (Electron's dialog.showOpenDialog, given by index.ts): the file the person picked,
+   * or null when they cancelled. Absent over the browser bridge, where the typed path is the way in.
+   */
+  pickProgram?: () => Promise<string | null>;
   timeouts?: { buttonMs?: number; quickMs?: number };
   maxReplyBytes?: number;
 }
@@ -77,30 +88,33 @@ export class SignerService {
     return this.deps.env ?? process.env;
   }
 
-  /** Which program runs: SPYGLASS_SIGNER, else the chosen file, else `hwi` on PATH. */
+  /** Which program runs: SPYGLASS_SIGNER, else the chosen file, else the bundled HWI, else `hwi` on PATH. */
   program(): SignerProgramView {
-    const fromEnv = this.#env[SIGNER_ENV]?.trim();
-    const chosen = this.deps.setting.get();
-    if (fromEnv) return { program: fromEnv, source: 'env', problem: this.#problemOf(fromEnv, `${SIGNER_ENV} names`) };
-    if (chosen) return { program: chosen, source: 'setting', problem: this.#problemOf(chosen, 'The chosen signer program') };
-    const found = findOnPath('hwi', this.#env);
-    return { program: found, source: 'path', problem: found ? null : `The signer program “hwi” is not on your PATH. ${INSTALL_HWI}` };
+    const resourcesDir = this.deps.resourcesDir !== undefined ? this.deps.resourcesDir : ((process as { resourcesPath?: string }).resourcesPath ?? null);
+    return { ...resolveProgram({ env: this.#env, chosen: this.deps.setting.get(), resourcesDir }), nativePicker: this.deps.pickProgram !== undefined };
   }
 
-  #problemOf(file: string, what: string): string | null {
-    if (!/^([A-Za-z]:)?[\\/]/.test(file)) return `${what} “${file}”, which is not a full path to a file. ${INSTALL_HWI}`;
-    const why = checkExecutable(file);
-    return why ? `${what} “${file}”, but ${why}. ${INSTALL_HWI}` : null;
-  }
-
-  /** The person's choice of program: a full path to an executable file, or null for `hwi` on PATH. */
+  /** The person's choice of program: a full path to an executable file, or null for the default (bundled HWI, else `hwi` on PATH). */
   setProgram(file: string | null): SignerProgramView {
     if (file !== null) {
-      const problem = this.#problemOf(file, 'You chose');
+      const problem = programProblem(file, 'You chose');
       if (problem) throw new SignerError('not-executable', problem);
     }
     this.deps.setting.set(file);
     return this.program();
+  }
+
+  /**
+   * The OS's file dialog: the file picked is checked exactly as a typed path (setProgram) before it is
+   * kept. Only the program's path comes from the dialog: the arguments are always args.ts's.
+   */
+  async pickProgram(): Promise<SignerPickView> {
+    const pick = this.deps.pickProgram;
+    if (!pick) throw new AppError('input.invalid', 'There is no file dialog in a browser: type the full path to the signer program (hwi) instead.');
+    const file = await pick();
+    if (file === null) return { picked: false, program: this.program() };
+    if (typeof file !== 'string' || file.length === 0 || file.length > 4096) throw new SignerError('not-executable', 'The file dialog gave no usable path: type the full path to the signer program instead.');
+    return { picked: true, program: this.setProgram(file) };
   }
 
   cancel(op: string): { canceled: boolean } {

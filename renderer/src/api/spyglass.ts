@@ -168,3 +168,6 @@ export const signerDisplayAddress = (address: string, op?: string, fingerprint?:
 export const signerSign = (id: string, fingerprint: string, op?: string) => call('signer:sign', op ? { id, fingerprint, op } : { id, fingerprint });
 export const signerCancel = (op: string) => call('signer:cancel', { op });
 export const signerSetProgram = (file: string | null) => call('signer:set-program', { file });
+export const signerProgram = () => call('signer:program', {});
+/** The OS's file dialog (Electron only: signerProgram() says whether there is one); the file picked is checked and kept in main. */
+export const signerPickProgram = () => call('signer:pick-program', {});
