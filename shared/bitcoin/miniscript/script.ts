@@ -62,19 +62,32 @@ export interface KeyBytes {
   pk(key: number): Uint8Array;
   /** ToPKHBytes: HASH160 of the key's bytes above. */
   pkh(key: number): Uint8Array;
+  /**
+   * For script templates (shared/wallet/policy-template.ts): told where the bytes of pk()/pkh()
+   * of `key` start in the script (after the push's length byte).
+   */
+  mark?(form: 'pk' | 'pkh', key: number, offset: number): void;
 }
 
 /** Core Node::ToScript. */
 export function toScript(root: MsNode, ctx: KeyBytes): Uint8Array {
   const out: number[] = [];
+  // a key's bytes (32 or 33) or a key hash (20) is one push: its length byte, then the bytes
+  const pushKey = (form: 'pk' | 'pkh', key: number): void => {
+    const d = form === 'pk' ? ctx.pk(key) : ctx.pkh(key);
+    ctx.mark?.(form, key, out.length + 1);
+    out.push(...pushBytes(d));
+  };
   const emit = (n: MsNode, verify: boolean): void => {
     const s = n.subs;
     switch (n.frag) {
       case 'pk_k':
-        out.push(...pushBytes(ctx.pk(n.keys[0]!)));
+        pushKey('pk', n.keys[0]!);
         return;
       case 'pk_h':
-        out.push(OP.DUP, OP.HASH160, ...pushBytes(ctx.pkh(n.keys[0]!)), OP.EQUALVERIFY);
+        out.push(OP.DUP, OP.HASH160);
+        pushKey('pkh', n.keys[0]!);
+        out.push(OP.EQUALVERIFY);
         return;
       case 'older':
         out.push(...pushNum(n.k), OP.CHECKSEQUENCEVERIFY);
@@ -166,11 +179,14 @@ export function toScript(root: MsNode, ctx: KeyBytes): Uint8Array {
         return;
       case 'multi':
         out.push(...pushNum(n.k));
-        for (const key of n.keys) out.push(...pushBytes(ctx.pk(key)));
+        for (const key of n.keys) pushKey('pk', key);
         out.push(...pushNum(n.keys.length), verify ? OP.CHECKMULTISIGVERIFY : OP.CHECKMULTISIG);
         return;
       case 'multi_a':
-        n.keys.forEach((key, i) => out.push(...pushBytes(ctx.pk(key)), i === 0 ? OP.CHECKSIG : OP.CHECKSIGADD));
+        n.keys.forEach((key, i) => {
+          pushKey('pk', key);
+          out.push(i === 0 ? OP.CHECKSIG : OP.CHECKSIGADD);
+        });
         out.push(...pushNum(n.k), verify ? OP.NUMEQUALVERIFY : OP.NUMEQUAL);
         return;
       case 'thresh':
