@@ -11,7 +11,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { hash160 } from '../bitcoin/descriptor/helpers';
 import { mulGAdd } from './ec-batch';
 import { affineOf, deriveChildren, parentKey, validScalar, type ParentKey } from './child-batch';
-import { fneg, ftoBytes, LIMBS } from './field';
+import { fneg, ftoBytes, LIMBS, type Fe } from './field';
 import { type PolicyTemplate, type ScriptTemplate, type Slot } from './policy-template';
 
 const tag = (t: string): Uint8Array => sha256(new TextEncoder().encode(t));
@@ -86,6 +86,8 @@ export class PolicyDeriver {
   private readonly scripts: Prepared[];
   /** Leaf hashes of the leaves that do not change with the index. */
   private readonly fixedLeaf = new Map<number, Uint8Array>();
+  /** tr() with a fixed internal key (an unspendable point, a hex key): P with an even y. */
+  private readonly fixedInternal: { x: Fe; y: Fe } | null = null;
 
   constructor(readonly template: PolicyTemplate) {
     this.ranged = template.keys.map((k) => (k.kind === 'ranged' ? this.parents.push(parentKey(k.pubkey, k.chainCode)) - 1 : -1));
@@ -99,6 +101,9 @@ export class PolicyDeriver {
         fixed: t.slots.every((s) => this.ranged[s.key] === -1),
       };
     });
+    if (template.kind === 'tr' && this.ranged[template.internal] === -1) {
+      this.fixedInternal = affineOf(Uint8Array.of(2, ...template.keys[template.internal]!.pubkey.subarray(1)));
+    }
   }
 
   /** The scriptPubKeys of indices start … start+count−1. */
@@ -168,8 +173,8 @@ export class PolicyDeriver {
     const px = new Float64Array(count * LIMBS);
     const py = new Float64Array(count * LIMBS);
     const r = this.ranged[t.internal]!;
-    if (r === -1) {
-      const fixed = affineOf(Uint8Array.of(2, ...t.keys[t.internal]!.pubkey.subarray(1)));
+    const fixed = this.fixedInternal;
+    if (fixed) {
       for (let j = 0; j < count; j++) {
         px.set(fixed.x, j * LIMBS);
         py.set(fixed.y, j * LIMBS);
