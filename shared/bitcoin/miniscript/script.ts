@@ -3,6 +3,7 @@
  * (src/script/miniscript.h): -VERIFY opcodes folded in for v:, sugar printed back (pk, pkh, t:,
  * l:, u:, and_n) with ':' after wrappers.
  */
+import { HASH_FRAGMENTS } from './fragments';
 import type { MsNode } from './node';
 import { has, scriptNum } from './types';
 
@@ -30,10 +31,7 @@ const OP = {
   BOOLOR: 0x9b,
   NUMEQUAL: 0x9c,
   NUMEQUALVERIFY: 0x9d,
-  RIPEMD160: 0xa6,
-  SHA256: 0xa8,
   HASH160: 0xa9,
-  HASH256: 0xaa,
   CHECKSIG: 0xac,
   CHECKSIGVERIFY: 0xad,
   CHECKMULTISIG: 0xae,
@@ -99,7 +97,7 @@ export function toScript(root: MsNode, ctx: KeyBytes): Uint8Array {
       case 'ripemd160':
       case 'hash256':
       case 'hash160': {
-        const op = { sha256: OP.SHA256, ripemd160: OP.RIPEMD160, hash256: OP.HASH256, hash160: OP.HASH160 }[n.frag];
+        const op = HASH_FRAGMENTS.find((h) => h.frag === n.frag)!.op;
         out.push(OP.SIZE, ...pushNum(32), OP.EQUALVERIFY, op, ...pushBytes(n.data), verify ? OP.EQUALVERIFY : OP.EQUAL);
         return;
       }
