@@ -75,7 +75,7 @@ function compiled(text: string): { d: Descriptor; t: PolicyTemplate } {
   return { d, t };
 }
 
-/** Extra shapes beside the spend policies: sh(wsh()), pkh() in a leaf, fixed xpubs, hex keys, a fixed leaf. */
+/** Extra shapes beside the spend policies: sh(wsh()), pkh() in a leaf, hex keys, a fixed leaf, multi()/sortedmulti(). */
 const EXTRA: Policy[] = [
   ...POLICIES.filter((p) => p.template.startsWith('wsh(')).map((p) => ({ name: `sh(wsh()) of ${p.name}`, template: `sh(${p.template})`, cases: [] })),
   { name: 'tr leaf with pkh() (x-only hash) beside pk()', template: `tr(${NUMS},{and_v(v:pkh(A),older(5)),pk(B)})`, cases: [] },
@@ -83,6 +83,9 @@ const EXTRA: Policy[] = [
   { name: 'wsh with a hex key', template: `wsh(or_d(pk(02${NUMS}),and_v(v:pkh(A),older(10))))`, cases: [] },
   { name: 'wsh(pkh()) and wsh(pk()) descriptors', template: 'wsh(pkh(A))', cases: [] },
   { name: 'wsh(pk())', template: 'wsh(pk(B))', cases: [] },
+  // the descriptor's own multi()/sortedmulti() (not miniscript's): fixed wallet shapes, but a template too
+  { name: 'wsh(sortedmulti())', template: 'wsh(sortedmulti(2,A,B,C))', cases: [] },
+  { name: 'sh(wsh(multi()))', template: 'sh(wsh(multi(2,C,A,B)))', cases: [] },
 ];
 
 describe(`policy fast path = the descriptor port (seed '${SEED}')`, () => {
