@@ -106,8 +106,11 @@ export class PolicyDeriver {
     }
   }
 
-  /** The scriptPubKeys of indices start … start+count−1. */
+  /** The scriptPubKeys of indices start … start+count−1 (unhardened: all below 2^31). */
   scriptPubKeys(start: number, count: number): Uint8Array[] {
+    if (!Number.isInteger(start) || !Number.isInteger(count) || start < 0 || count < 0 || start + count > 0x80000000) {
+      throw new RangeError(`Address indices must lie in 0 … 2^31 − 1 (asked ${start} + ${count})`);
+    }
     const t = this.template;
     const nr = this.parents.length;
     const { x, y } = deriveChildren(this.parents, start, count);

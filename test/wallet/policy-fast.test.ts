@@ -110,6 +110,14 @@ describe(`policy fast path = the descriptor port (seed '${SEED}')`, () => {
     expect(differences(new PolicyDeriver(t), d, [0, 5, TOP], [[100, 5]])).toEqual([]);
   });
 
+  it('indices outside 0 … 2^31 − 1 (hardened or negative) are refused in words, not wrapped around', () => {
+    const fast = new PolicyDeriver(compiled(watchDescriptor(POLICIES[0]!)).t);
+    for (const [start, count] of [[TOP, 2], [-1, 1], [0x80000000, 1], [1.5, 1]]) {
+      expect(() => fast.scriptPubKeys(start!, count!)).toThrow(/Address indices must lie in 0 … 2\^31 − 1/);
+    }
+    expect(fast.scriptPubKeys(TOP, 1).length).toBe(1);
+  });
+
   it('a key on two leaves is derived once (one template key per signer)', () => {
     const { t } = compiled(watchDescriptor(POLICIES.find((p) => p.name.startsWith('tr tree'))!));
     expect(t.kind === 'tr' && t.leaves.length).toBe(2);
