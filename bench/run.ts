@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- devnet|psbt|psbt-roles|psbt-worker|psbt-page|overview-page|qr|qr-scan|refresh|send|create|spend|wallet|history|switch|stall ...]: runs the named benchmark groups (all by default) and prints a
+ * npm run bench [-- devnet|psbt|psbt-roles|psbt-worker|psbt-page|overview-page|qr|qr-scan|refresh|send|create|spend|wallet|history|switch|stall|policy ...]: runs the named benchmark groups (all by default) and prints a
  * table per group with the ratio against a naive baseline measured in the same run.
  * Speed goals live here and in BENCHMARKS.md, never as timed assertions in tests.
  */
@@ -11,6 +11,7 @@ import { benchPsbtRoles } from './psbt-roles';
 import { benchPsbtWorker } from './psbt-worker';
 import { benchPsbtPage } from './psbt-page';
 import { benchOverviewPage } from './overview-page';
+import { benchPolicy } from './policy';
 import { benchQr } from './qr';
 import { benchQrScan } from './qr-scan';
 import { benchRefresh } from './refresh';
@@ -38,6 +39,7 @@ const groups: Record<string, () => Promise<Row[]>> = {
   switch: benchSwitch,
   stall: benchStall,
   'overview-page': benchOverviewPage,
+  policy: benchPolicy,
 };
 
 async function main(): Promise<void> {

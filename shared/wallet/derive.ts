@@ -10,16 +10,17 @@
 import { HDKey } from '@scure/bip32';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { encodeDestination, extractDestination, type Destination } from '../bitcoin/address';
 import { parseDescriptor, type Descriptor } from '../bitcoin/descriptor';
 import { addChecksum } from '../bitcoin/descriptor-checksum';
 import { toHex } from '../bitcoin/hex';
 import { NETWORKS, type Network } from '../bitcoin/networks';
 import { mulGAdd } from './ec-batch';
-import { ffromBytes, fneg, ftoBytes, LIMBS, type Fe } from './field';
-import { Hmac512For37 } from './hmac512';
+import { deriveChildren, parentKey, validScalar, type ParentKey } from './child-batch';
+import { fneg, ftoBytes, LIMBS, type Fe } from './field';
 import { decodeExtKey, formatPath } from './keys';
+import { PolicyDeriver } from './policy-derive';
+import { compilePolicy } from './policy-template';
 import { shapeOf, type FixedShape, type PolicyShape } from './shape';
 import type { WalletDescription } from './types';
 
@@ -47,36 +48,13 @@ export interface AddressDetails {
   witnessScript?: string;
 }
 
-const CURVE_N = secp256k1.Point.CURVE().n;
-const N_BYTES = ((): Uint8Array => {
-  const b = new Uint8Array(32);
-  let n = CURVE_N;
-  for (let i = 31; i >= 0; i--, n >>= 8n) b[i] = Number(n & 0xffn);
-  return b;
-})();
 const TAPTWEAK = sha256(new TextEncoder().encode('TapTweak'));
-
-/** a (32 bytes at off) is a valid scalar: 0 < a < n. */
-function validScalar(a: Uint8Array, off: number): boolean {
-  let zero = true;
-  for (let i = 0; i < 32; i++) if (a[off + i] !== 0) zero = false;
-  if (zero) return false;
-  for (let i = 0; i < 32; i++) {
-    const d = a[off + i]! - N_BYTES[i]!;
-    if (d !== 0) return d < 0;
-  }
-  return false;
-}
 
 function hash160(b: Uint8Array): Uint8Array {
   return ripemd160(sha256(b));
 }
 
-interface KeyPlan {
-  pubkey: Uint8Array;
-  x: Fe;
-  y: Fe;
-  hmac: Hmac512For37;
+interface KeyPlan extends ParentKey {
   /** Origin fingerprint and path up to the branch node (index appended per address). */
   fingerprint: string;
   prefix: number[];
@@ -84,8 +62,11 @@ interface KeyPlan {
 
 type BranchPlan =
   | { kind: 'fixed'; shape: FixedShape; keys: KeyPlan[] }
-  /** A policy shape is derived by the descriptor port itself (Core's expansion: miniscript, tap trees). */
-  | { kind: 'policy'; shape: PolicyShape; descriptor: Descriptor };
+  /**
+   * A policy shape: its compiled template's fast path (policy-template.ts, policy-derive.ts), or
+   * when it has none (musig() keys) the descriptor port's own expansion.
+   */
+  | { kind: 'policy'; shape: PolicyShape; descriptor: Descriptor; fast: PolicyDeriver | null };
 
 /** One index: each key's compressed public key, and for taproot the x-only output key; or a policy's script. */
 interface Row {
@@ -99,7 +80,8 @@ function plan(descriptor: string, network: Network): BranchPlan {
   const shape = shapeOf(d.toString(), 'descriptor');
   if (shape.kind === 'policy') {
     if (d.branches !== 1) throw new Error('A wallet branch is one descriptor, not a multipath one');
-    return { kind: 'policy', shape, descriptor: d };
+    const template = compilePolicy(d);
+    return { kind: 'policy', shape, descriptor: d, fast: template ? new PolicyDeriver(template) : null };
   }
   const keys = shape.keys.map((k): KeyPlan => {
     const ext = decodeExtKey(k.key);
@@ -108,21 +90,9 @@ function plan(descriptor: string, network: Network): BranchPlan {
     }
     let node = HDKey.fromExtendedKey(ext.normalized, network.bip32);
     for (const s of k.suffix) node = node.deriveChild(s);
-    const x = new Float64Array(LIMBS);
-    const y = new Float64Array(LIMBS);
-    const aff = secp256k1.Point.fromBytes(node.publicKey!).toAffine();
-    const xb = new Uint8Array(32);
-    const yb = new Uint8Array(32);
-    for (let i = 31, v = aff.x; i >= 0; i--, v >>= 8n) xb[i] = Number(v & 0xffn);
-    for (let i = 31, v = aff.y; i >= 0; i--, v >>= 8n) yb[i] = Number(v & 0xffn);
-    ffromBytes(x, 0, xb);
-    ffromBytes(y, 0, yb);
     const explicit = k.fingerprint !== null && k.originPath !== null;
     return {
-      pubkey: node.publicKey!,
-      x,
-      y,
-      hmac: new Hmac512For37(node.chainCode!),
+      ...parentKey(node.publicKey!, node.chainCode!),
       fingerprint: explicit ? k.fingerprint! : toHex(hash160(ext.publicKey).subarray(0, 4)),
       prefix: [...(explicit ? k.originPath! : []), ...k.suffix],
     };
@@ -164,34 +134,14 @@ export class WalletAddresses {
       throw new RangeError(`Address indices must lie in 0 … 2^31 − 1 (asked ${start} + ${count})`);
     }
     if (p.kind === 'policy') {
+      if (p.fast) return p.fast.scriptPubKeys(start, count).map((script) => ({ pubs: [], script }));
       const rows: Row[] = [];
       for (let j = 0; j < count; j++) rows.push({ pubs: [], script: p.descriptor.expand(start + j)[0]!.script });
       return rows;
     }
     const nk = p.keys.length;
     const n = nk * count;
-    const scalars = new Uint8Array(n * 32);
-    const ax = new Float64Array(n * LIMBS);
-    const ay = new Float64Array(n * LIMBS);
-    const msg = new Uint8Array(37);
-    p.keys.forEach((k, ki) => {
-      msg.set(k.pubkey, 0);
-      for (let j = 0; j < count; j++) {
-        const i = start + j;
-        msg[33] = i >>> 24;
-        msg[34] = (i >>> 16) & 0xff;
-        msg[35] = (i >>> 8) & 0xff;
-        msg[36] = i & 0xff;
-        const e = ki * count + j;
-        k.hmac.il(msg, 0, scalars, e * 32);
-        if (!validScalar(scalars, e * 32)) throw new Error(`Cannot derive key ${ki + 1} at index ${i} (BIP32: invalid child)`);
-        ax.set(k.x, e * LIMBS);
-        ay.set(k.y, e * LIMBS);
-      }
-    });
-    const ox = new Float64Array(n * LIMBS);
-    const oy = new Float64Array(n * LIMBS);
-    mulGAdd(n, scalars, ax, ay, ox, oy);
+    const { x: ox, y: oy } = deriveChildren(p.keys, start, count);
     const out: Row[] = [];
     const yb = new Uint8Array(32);
     for (let j = 0; j < count; j++) {

@@ -10,6 +10,7 @@
  * keys are indices into the returned `keys` list.
  */
 import { checkMinimalPush, getScriptOp, scriptNumDecode } from '../script';
+import { BINARY_FRAGMENT, HASH_FRAGMENTS, WRAPPER_FRAGMENT } from './fragments';
 import { maxScriptSize, MAX_PUBKEYS_PER_MULTI_A, MsNode } from './node';
 import type { Fragment, MsContext } from './types';
 
@@ -36,10 +37,7 @@ const OP_BOOLAND = 0x9a;
 const OP_BOOLOR = 0x9b;
 const OP_NUMEQUAL = 0x9c;
 const OP_NUMEQUALVERIFY = 0x9d;
-const OP_RIPEMD160 = 0xa6;
-const OP_SHA256 = 0xa8;
 const OP_HASH160 = 0xa9;
-const OP_HASH256 = 0xaa;
 const OP_CHECKSIG = 0xac;
 const OP_CHECKSIGVERIFY = 0xad;
 const OP_CHECKMULTISIG = 0xae;
@@ -131,14 +129,7 @@ type Ctx =
   | 'ENDIF_NOTIF'
   | 'ENDIF_ELSE';
 
-const WRAP: Partial<Record<Ctx, Fragment>> = { CHECK: 'wrap_c', DUP_IF: 'wrap_d', VERIFY: 'wrap_v', NON_ZERO: 'wrap_j', ZERO_NOTEQUAL: 'wrap_n' };
-const BINARY: Partial<Record<Ctx, Fragment>> = { AND_V: 'and_v', AND_B: 'and_b', OR_B: 'or_b', OR_C: 'or_c', OR_D: 'or_d' };
-const HASHES: Record<number, { frag: Fragment; len: number }> = {
-  [OP_SHA256]: { frag: 'sha256', len: 32 },
-  [OP_RIPEMD160]: { frag: 'ripemd160', len: 20 },
-  [OP_HASH256]: { frag: 'hash256', len: 32 },
-  [OP_HASH160]: { frag: 'hash160', len: 20 },
-};
+const HASHES = new Map(HASH_FRAGMENTS.map((h) => [h.op, h]));
 
 /** Core FromScript: the miniscript a script is, or null. */
 export function fromScript(script: Uint8Array, msCtx: MsContext, keyCtx: DecodeKeys): Decoded | null {
@@ -198,7 +189,7 @@ export function fromScript(script: Uint8Array, msCtx: MsContext, keyCtx: DecodeK
           break;
         }
         if (left >= 7 && o.op === OP_EQUAL && at(3).op === OP_VERIFY && at(4).op === OP_EQUAL && scriptNumber(at(5)) === 32 && at(6).op === OP_SIZE) {
-          const h = HASHES[at(2).op];
+          const h = HASHES.get(at(2).op);
           if (h && at(1).data.length === h.len) {
             built.push(mk(h.frag, [], [], at(1).data));
             i += 7;
@@ -287,7 +278,7 @@ export function fromScript(script: Uint8Array, msCtx: MsContext, keyCtx: DecodeK
       case 'ALT':
         if (left <= 0 || at(0).op !== (cur === 'SWAP' ? OP_SWAP : OP_TOALTSTACK) || built.length === 0) return null;
         i++;
-        built[built.length - 1] = mk(cur === 'SWAP' ? 'wrap_s' : 'wrap_a', [built[built.length - 1]!]);
+        built[built.length - 1] = mk(WRAPPER_FRAGMENT[cur], [built[built.length - 1]!]);
         break;
       case 'CHECK':
       case 'DUP_IF':
@@ -295,7 +286,7 @@ export function fromScript(script: Uint8Array, msCtx: MsContext, keyCtx: DecodeK
       case 'NON_ZERO':
       case 'ZERO_NOTEQUAL':
         if (built.length === 0) return null;
-        built[built.length - 1] = mk(WRAP[cur]!, [built[built.length - 1]!]);
+        built[built.length - 1] = mk(WRAPPER_FRAGMENT[cur], [built[built.length - 1]!]);
         break;
       case 'AND_V':
       case 'AND_B':
@@ -303,7 +294,7 @@ export function fromScript(script: Uint8Array, msCtx: MsContext, keyCtx: DecodeK
       case 'OR_C':
       case 'OR_D':
         if (built.length < 2) return null;
-        buildBack(BINARY[cur]!);
+        buildBack(BINARY_FRAGMENT[cur]);
         break;
       case 'ANDOR': {
         if (built.length < 3) return null;

@@ -10,6 +10,7 @@
 import { isHex, fromHex } from '../hex';
 import { Const, Expr, Func, Span } from '../descriptor/helpers';
 import { maxScriptSize, MAX_PUBKEYS_PER_MULTI_A, MAX_PUBKEYS_PER_MULTISIG, MsNode } from './node';
+import { BINARY_FRAGMENT, HASH_FRAGMENTS, WRAPPER_FRAGMENT } from './fragments';
 import { has, numPushSize } from './types';
 import type { Fragment, MsContext } from './types';
 
@@ -81,12 +82,6 @@ const BINARY: [string, Todo, number][] = [
   ['or_c(', 'OR_C', 3],
   ['or_d(', 'OR_D', 4],
   ['or_i(', 'OR_I', 4],
-];
-const HASHES: [string, Fragment, number, number][] = [
-  ['sha256', 'sha256', 32, 38],
-  ['ripemd160', 'ripemd160', 20, 26],
-  ['hash256', 'hash256', 32, 38],
-  ['hash160', 'hash160', 20, 26],
 ];
 
 export function parseMiniscript(
@@ -207,15 +202,15 @@ export function parseMiniscript(
           built.push(node('pk_h', [], [key]));
           scriptSize += 23;
         } else {
-          const hash = HASHES.find(([name]) => Const(name + '(', inp, false));
+          const hash = HASH_FRAGMENTS.find(({ frag }) => Const(frag + '(', inp, false));
           if (hash) {
-            const [name, frag, len, size] = hash;
+            const { frag, len } = hash;
             const expr = Expr(inp);
-            if (!Func(name, expr)) return null;
+            if (!Func(frag, expr)) return null;
             const val = expr.text();
             if (!isHex(val) || val.length !== len * 2) return null;
             built.push(node(frag, [], [], fromHex(val)));
-            scriptSize += size;
+            scriptSize += len + 6;
             break;
           }
           const lock = Const('after(', inp, false) ? 'after' : Const('older(', inp, false) ? 'older' : null;
@@ -258,9 +253,7 @@ export function parseMiniscript(
       case 'NON_ZERO':
       case 'ZERO_NOTEQUAL':
       case 'VERIFY': {
-        const frag = (
-          { ALT: 'wrap_a', SWAP: 'wrap_s', CHECK: 'wrap_c', DUP_IF: 'wrap_d', NON_ZERO: 'wrap_j', ZERO_NOTEQUAL: 'wrap_n', VERIFY: 'wrap_v' } as const
-        )[cur];
+        const frag = WRAPPER_FRAGMENT[cur];
         const sub = built.pop()!;
         if (cur === 'VERIFY' && has(sub.type, 'x')) scriptSize += 1; // v: of an 'x' node adds an OP_VERIFY
         built.push(node(frag, [sub]));
@@ -283,7 +276,7 @@ export function parseMiniscript(
       case 'OR_C':
       case 'OR_D':
       case 'OR_I':
-        back(cur.toLowerCase() as Fragment);
+        back(BINARY_FRAGMENT[cur]);
         break;
       case 'ANDOR': {
         const right = built.pop()!;

@@ -3,6 +3,7 @@
  * (src/script/miniscript.h): -VERIFY opcodes folded in for v:, sugar printed back (pk, pkh, t:,
  * l:, u:, and_n) with ':' after wrappers.
  */
+import { HASH_FRAGMENTS } from './fragments';
 import type { MsNode } from './node';
 import { has, scriptNum } from './types';
 
@@ -30,10 +31,7 @@ const OP = {
   BOOLOR: 0x9b,
   NUMEQUAL: 0x9c,
   NUMEQUALVERIFY: 0x9d,
-  RIPEMD160: 0xa6,
-  SHA256: 0xa8,
   HASH160: 0xa9,
-  HASH256: 0xaa,
   CHECKSIG: 0xac,
   CHECKSIGVERIFY: 0xad,
   CHECKMULTISIG: 0xae,
@@ -62,19 +60,32 @@ export interface KeyBytes {
   pk(key: number): Uint8Array;
   /** ToPKHBytes: HASH160 of the key's bytes above. */
   pkh(key: number): Uint8Array;
+  /**
+   * For script templates (shared/wallet/policy-template.ts): told where the bytes of pk()/pkh()
+   * of `key` start in the script (after the push's length byte).
+   */
+  mark?(form: 'pk' | 'pkh', key: number, offset: number): void;
 }
 
 /** Core Node::ToScript. */
 export function toScript(root: MsNode, ctx: KeyBytes): Uint8Array {
   const out: number[] = [];
+  // a key's bytes (32 or 33) or a key hash (20) is one push: its length byte, then the bytes
+  const pushKey = (form: 'pk' | 'pkh', key: number): void => {
+    const d = form === 'pk' ? ctx.pk(key) : ctx.pkh(key);
+    ctx.mark?.(form, key, out.length + 1);
+    out.push(...pushBytes(d));
+  };
   const emit = (n: MsNode, verify: boolean): void => {
     const s = n.subs;
     switch (n.frag) {
       case 'pk_k':
-        out.push(...pushBytes(ctx.pk(n.keys[0]!)));
+        pushKey('pk', n.keys[0]!);
         return;
       case 'pk_h':
-        out.push(OP.DUP, OP.HASH160, ...pushBytes(ctx.pkh(n.keys[0]!)), OP.EQUALVERIFY);
+        out.push(OP.DUP, OP.HASH160);
+        pushKey('pkh', n.keys[0]!);
+        out.push(OP.EQUALVERIFY);
         return;
       case 'older':
         out.push(...pushNum(n.k), OP.CHECKSEQUENCEVERIFY);
@@ -86,7 +97,7 @@ export function toScript(root: MsNode, ctx: KeyBytes): Uint8Array {
       case 'ripemd160':
       case 'hash256':
       case 'hash160': {
-        const op = { sha256: OP.SHA256, ripemd160: OP.RIPEMD160, hash256: OP.HASH256, hash160: OP.HASH160 }[n.frag];
+        const op = HASH_FRAGMENTS.find((h) => h.frag === n.frag)!.op;
         out.push(OP.SIZE, ...pushNum(32), OP.EQUALVERIFY, op, ...pushBytes(n.data), verify ? OP.EQUALVERIFY : OP.EQUAL);
         return;
       }
@@ -166,11 +177,14 @@ export function toScript(root: MsNode, ctx: KeyBytes): Uint8Array {
         return;
       case 'multi':
         out.push(...pushNum(n.k));
-        for (const key of n.keys) out.push(...pushBytes(ctx.pk(key)));
+        for (const key of n.keys) pushKey('pk', key);
         out.push(...pushNum(n.keys.length), verify ? OP.CHECKMULTISIGVERIFY : OP.CHECKMULTISIG);
         return;
       case 'multi_a':
-        n.keys.forEach((key, i) => out.push(...pushBytes(ctx.pk(key)), i === 0 ? OP.CHECKSIG : OP.CHECKSIGADD));
+        n.keys.forEach((key, i) => {
+          pushKey('pk', key);
+          out.push(i === 0 ? OP.CHECKSIG : OP.CHECKSIGADD);
+        });
         out.push(...pushNum(n.k), verify ? OP.NUMEQUALVERIFY : OP.NUMEQUAL);
         return;
       case 'thresh':
