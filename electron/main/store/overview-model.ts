@@ -3,12 +3,13 @@
 //
 // Built once per version of the data (store/overview.ts reads the columns), then per query: the rows'
 // order for a sort (an index list, kept per sort key and direction), the rows a filter keeps of it (the
-// last few queries kept), and their totals. The order and the filter are exactly the renderer's
+// last few queries kept), and their totals (store/overview-totals.ts totalsOf, in bigint sats). The order and the filter are exactly the renderer's
 // (renderer/src/stores/balance-table.ts sortRows / filterRows, over the same search key from
 // shared/balance-query.ts); test/main/overview-page.test.ts compares them on 20,000+ rows.
 import { filterTerms, searchKey, type SortDir, type SortKey } from '../../../shared/balance-query';
 import type { BalanceColumns, BalancePage, BalanceQuery, BalanceTotals } from '../../../shared/ipc/contract';
 import { BALANCE_FIELDS } from '../../../shared/ipc/balance-columns';
+import { minus, sumsOf, totalsOf, wireTotals, type Sums } from './overview-totals';
 
 type NumericKey = 'received' | 'balance' | 'utxos' | 'confirmations' | 'activity';
 
@@ -44,19 +45,20 @@ export class OverviewModel {
   #search: string[] | null = null;
   #sortLabel: Array<string | null> | null = null;
 
-  constructor(version: string, cols: BalanceColumns) {
+  /**
+   * `all`: the sums of every row when they are known (stored with the snapshot, store/overview-totals.ts,
+   * and of the same version as `cols`); else they are summed here.
+   */
+  constructor(version: string, cols: BalanceColumns, all?: Sums) {
     this.version = version;
     this.cols = cols;
     this.n = cols.address.length;
-    const all = new Uint32Array(this.n);
-    let hidden = 0;
-    for (let i = 0; i < this.n; i++) {
-      all[i] = i;
-      if (cols.hidden[i]) hidden++;
-    }
-    this.hiddenRows = hidden;
-    this.allTotals = this.#totals(all);
-    this.shownTotals = hidden === 0 ? this.allTotals : this.#totals(all.filter((i) => !cols.hidden[i]));
+    const hidden: number[] = [];
+    for (let i = 0; i < this.n; i++) if (cols.hidden[i]) hidden.push(i);
+    this.hiddenRows = hidden.length;
+    const sums = all !== undefined && all.addresses === this.n ? all : sumsOf(cols, this.#identity());
+    this.allTotals = wireTotals(sums);
+    this.shownTotals = hidden.length === 0 ? this.allTotals : wireTotals(minus(sums, sumsOf(cols, hidden)));
   }
 
   /**
@@ -136,7 +138,7 @@ export class OverviewModel {
       }
       rows = out.slice(0, k);
     }
-    const sel: Selection = { rows, totals: rows.length === this.n ? this.allTotals : !query.showHidden && terms.length === 0 ? this.shownTotals : this.#totals(rows) };
+    const sel: Selection = { rows, totals: rows.length === this.n ? this.allTotals : !query.showHidden && terms.length === 0 ? this.shownTotals : totalsOf(this.cols, rows) };
     this.#selections.set(key, sel);
     while (this.#selections.size > KEEP_SELECTIONS) this.#selections.delete(this.#selections.keys().next().value!);
     return sel;
@@ -335,51 +337,5 @@ export class OverviewModel {
       out[f] = a;
     }
     return out as unknown as BalanceColumns;
-  }
-
-  /**
-   * Totals of `rows`, as the renderer's totalsOf and the overview's totals make them: sums as numbers
-   * while exact (every term non-negative, so every partial sum below 2^53 is exact), else again as bigint.
-   */
-  #totals(rows: Uint32Array): BalanceTotals {
-    const c = this.cols;
-    let received = 0;
-    let balance = 0;
-    let pendingTrusted = 0;
-    let pendingUntrusted = 0;
-    let pendingUnknown = 0;
-    let utxos = 0;
-    for (let j = 0; j < rows.length; j++) {
-      const i = rows[j]!;
-      const rec = c.receivedSats[i];
-      if (rec !== null && rec !== undefined) received += Number(rec);
-      balance += Number(c.balanceSats[i]);
-      const pt = c.pendingTrustedSats[i];
-      const pu = c.pendingUntrustedSats[i];
-      if (pt === null || pu === null || pt === undefined || pu === undefined) pendingUnknown++;
-      else {
-        pendingTrusted += Number(pt);
-        pendingUntrusted += Number(pu);
-      }
-      utxos += c.utxoCount[i]!;
-    }
-    const exact = (sum: number, col: Array<string | null>): string => {
-      if (Number.isSafeInteger(sum)) return String(sum);
-      let t = 0n;
-      for (let j = 0; j < rows.length; j++) t += BigInt(col[rows[j]!] ?? '0');
-      return t.toString();
-    };
-    const balanceSats = exact(balance, c.balanceSats);
-    const pendingTrustedSats = exact(pendingTrusted, c.pendingTrustedSats);
-    return {
-      receivedSats: exact(received, c.receivedSats),
-      balanceSats,
-      pendingTrustedSats,
-      pendingUntrustedSats: exact(pendingUntrusted, c.pendingUntrustedSats),
-      trustedSats: (BigInt(balanceSats) + BigInt(pendingTrustedSats)).toString(),
-      pendingUnknown,
-      utxoCount: utxos,
-      addresses: rows.length,
-    };
   }
 }
