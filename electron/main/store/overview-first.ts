@@ -40,9 +40,18 @@ export function servesFirst(query: BalanceQuery): boolean {
 /**
  * The addresses of the first `count` rows of `query` (servesFirst) in snapshot `id`, leaving out
  * `hidden` unless the query shows hidden rows. `same()`: false once the data was written to (checked
- * after each turn of the event loop); then null, as for a query this does not serve.
+ * after each turn of the event loop); then null, as for a query this does not serve. `slice`: addresses per
+ * slice of the balance search (tests make it small).
  */
-export async function firstAddresses(db: Database, id: number, query: BalanceQuery, count: number, hidden: ReadonlySet<string>, same: () => boolean): Promise<string[] | null> {
+export async function firstAddresses(
+  db: Database,
+  id: number,
+  query: BalanceQuery,
+  count: number,
+  hidden: ReadonlySet<string>,
+  same: () => boolean,
+  slice = TOP_SLICE,
+): Promise<string[] | null> {
   if (!servesFirst(query)) return null;
   const shows = (a: string): boolean => query.showHidden || !hidden.has(a);
   if (query.sort === 'address') {
@@ -67,10 +76,10 @@ export async function firstAddresses(db: Database, id: number, query: BalanceQue
   let best: Array<[string, bigint]> = [];
   let truncated = false;
   for (let after = ''; ; ) {
-    const hi = bound.get(id, after, TOP_SLICE - 1) ?? null;
-    const slice = top.all({ s: id, after, hi: hi ?? TOP, keep });
-    if (slice.length === keep) truncated = true;
-    best = best.concat(slice).sort(byBalanceDesc).slice(0, keep);
+    const hi = bound.get(id, after, slice - 1) ?? null;
+    const part = top.all({ s: id, after, hi: hi ?? TOP, keep });
+    if (part.length === keep) truncated = true;
+    best = best.concat(part).sort(byBalanceDesc).slice(0, keep);
     if (hi === null) break;
     after = hi;
     await turn();

@@ -196,15 +196,15 @@ const SUM_SLICE = 5_000;
  * The sums of every row of snapshot `id`, in slices of SUM_SLICE addresses with a turn of the event
  * loop between them (the main process keeps answering: one query over 100,000 rows takes a few hundred
  * ms). `same()`: false once the data was written to (checked after each turn); then null — the
- * slices would be of two versions.
+ * slices would be of two versions. `slice`: addresses per slice (at least 2; tests make it small).
  */
-export async function sumInSlices(db: Database, id: number, same: () => boolean): Promise<Sums | null> {
+export async function sumInSlices(db: Database, id: number, same: () => boolean, slice = SUM_SLICE): Promise<Sums | null> {
   const bound = db.prepare<[number, string, number], string>('SELECT address FROM snapshot_fetched WHERE snapshot_id = ? AND address > ? ORDER BY address LIMIT 1 OFFSET ?').pluck(true);
   const first = db.prepare<[number], string>('SELECT MIN(address) FROM snapshot_fetched WHERE snapshot_id = ?').pluck(true);
   let s = NO_SUMS;
   for (let lo = first.get(id) ?? null; lo !== null; ) {
-    // The slice: lo and the SUM_SLICE - 1 addresses after it (or every one left).
-    const hi = bound.get(id, lo, SUM_SLICE - 2) ?? TOP;
+    // The slice: lo and the `slice - 1` addresses after it (or every one left).
+    const hi = bound.get(id, lo, slice - 2) ?? TOP;
     s = plus(s, rangeSums(db, id, lo, hi));
     if (hi === TOP) break;
     lo = bound.get(id, hi, 0) ?? null;
