@@ -72,7 +72,12 @@ function expectedSums(s: NewSnapshot, only?: ReadonlySet<string>): Sums {
     }
     const pending = r?.nodeUnspent?.pending ?? null;
     if (pending === null) sums.pendingUnknown++;
-    else for (const c of pending) c.safe ? (sums.pendingTrusted += c.amountSats) : (sums.pendingUntrusted += c.amountSats);
+    else {
+      for (const c of pending) {
+        if (c.safe) sums.pendingTrusted += c.amountSats;
+        else sums.pendingUntrusted += c.amountSats;
+      }
+    }
   }
   return sums;
 }
