@@ -18,7 +18,7 @@ import { PENDING_COLUMNS_SQL } from './watch-rows';
 const TOP = '\u{10FFFF}';
 
 /** Addresses per slice of the largest-balances search (one grouped range query each). */
-const TOP_SLICE = 20_000;
+const TOP_SLICE = 8_000;
 
 /** The addresses of snapshot `id` its wallet has hidden (the snapshot's own profile and wallet: the partial index addresses_hidden). */
 export function hiddenAddresses(db: Database, id: number): Set<string> {

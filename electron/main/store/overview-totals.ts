@@ -190,7 +190,7 @@ export function storeSums(db: Database, id: number, s: Sums): void {
 }
 
 /** Addresses per slice of a sliced sum (one range query each, then a turn of the event loop). */
-const SUM_SLICE = 5_000;
+const SUM_SLICE = 2_500;
 
 /**
  * The sums of every row of snapshot `id`, in slices of SUM_SLICE addresses with a turn of the event
