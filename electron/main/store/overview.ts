@@ -33,6 +33,7 @@ export class OverviewQuery {
   #last: { key: string; rows: OverviewRows } | null = null;
   #addresses: BetterSqlite3.Statement<[number, string, number], string> | null = null;
   #count: BetterSqlite3.Statement<[number], number> | null = null;
+  #countUpTo: BetterSqlite3.Statement<[number, number], number> | null = null;
   #range: BetterSqlite3.Statement<[{ p: string; s: number; lo: string; hi: string }], RawRow> | null = null;
   /** The last model (see model), or the read making it; `ready` once it is made. */
   #model: { key: string; model: Promise<OverviewModel>; ready: boolean } | null = null;
@@ -69,6 +70,18 @@ export class OverviewQuery {
     if (stored !== null) return stored.addresses;
     this.#count ??= this.#db.prepare<[number], number>('SELECT COUNT(*) FROM snapshot_fetched WHERE snapshot_id = ?').pluck(true);
     return this.#count.get(snapshotId) ?? 0;
+  }
+
+  /**
+   * Whether snapshot `snapshotId` has more than `limit` rows: its stored totals' count, else a count
+   * that stops past `limit` (a whole count of a large snapshot not yet in SQLite's cache holds the
+   * main process for a few hundred ms).
+   */
+  hasMoreRows(snapshotId: number, limit: number): boolean {
+    const stored = storedSums(this.#db, snapshotId);
+    if (stored !== null) return stored.addresses > limit;
+    this.#countUpTo ??= this.#db.prepare<[number, number], number>('SELECT COUNT(*) FROM (SELECT 1 FROM snapshot_fetched WHERE snapshot_id = ? LIMIT ?)').pluck(true);
+    return (this.#countUpTo.get(snapshotId, limit + 1) ?? 0) > limit;
   }
 
   /** What the data of these arguments is now: a result computed under the same key is still right. */

@@ -150,7 +150,7 @@ export class WatchService {
     if (!snap) return { ...empty, refreshing, lastFailure };
     const net = this.network();
     const args = [pid, snap.id, snap.index?.height ?? null, (address: string) => addressType(address, net), net?.chain ?? 'any'] as const;
-    if (this.deps.overview.rowCount(snap.id) <= OVERVIEW_FULL_ROWS) {
+    if (!this.deps.overview.hasMoreRows(snap.id, OVERVIEW_FULL_ROWS)) {
       const { balances, totals } = this.deps.overview.balances(...args);
       return { snapshot: snapshotView(snap), offline, refreshing, lastFailure, balances, page: null, totals };
     }
