@@ -1,14 +1,14 @@
 // The first page of a large wallet's Balances without reading every row (store/overview.ts
 // firstPage): the addresses of the first `count` rows of the table's order straight from SQLite, then
-// those rows alone (ROWS_SQL: BALANCES_RANGE_SQL's columns for a list of addresses). Served for the orders an index gives
-// without a sort of every row, and no filter:
+// those rows alone (ROWS_SQL: BALANCES_RANGE_SQL's columns for a list of addresses). Served for the
+// orders an index gives without a sort of every row, and no filter:
 //   - by address (either way): the primary key of snapshot_fetched, LIMIT count;
 //   - by balance, largest first (the table's default): the largest UTXO sums per address — the
 //     covering snapshot_utxos_address index grouped by address, in slices of addresses (a turn of the
 //     event loop between two), each keeping its own largest `count + hidden` — then, when fewer rows
 //     hold coins than the page needs, the rows without (balance 0) in address order.
 // The order is exactly OverviewModel's (ties in address order, the rows' own order); every other
-// order, and any filter, is the model's (null here). test/main/overview-first.test.ts compares the two.
+// order, and any filter, is the model's (null here). test/main/overview-totals.test.ts compares the two.
 import type { BalanceColumns, BalanceQuery } from '../../../shared/ipc/contract';
 import type { Database } from './db';
 import { emptyColumns, fill, turn, type RawRow } from './overview-rows';
