@@ -7,11 +7,14 @@
  * node labels on most, local labels on a tenth, a few hidden. A ping is a 10 ms timer in this process
  * (the one the services run in); its worst lateness while a request runs is the longest the app could
  * not answer anything. Measured, each while pinging:
- * - `watch:overview` as the Balances table asks it (`page`: its sort, no filter): the first read of
- *   the snapshot (sliced) and the first page with the totals and counts; its reply's size, its
- *   JSON.stringify (the web bridge) and structuredClone (Electron IPC);
- * - `watch:overview-page`: a page in the middle, another sort, a filter, and the overview again after
- *   a label was set (the data changed: read again).
+ * - `watch:overview` as the Balances table asks it (`page`: its sort, no filter): the first page with
+ *   the totals and counts (the totals stored with the snapshot, the page from SQLite: store/overview-first.ts);
+ *   its reply's size, its JSON.stringify (the web bridge) and structuredClone (Electron IPC);
+ * - `watch:overview-page`: a page in the middle asked at once (it waits for main's copy, read in the
+ *   background in slices), with the worst ping from the first request until then; another sort, a
+ *   filter, and the overview again after a label was set (the data changed: read again);
+ * - the first overview of a snapshot written before schema 110 (its stored totals deleted): summed in
+ *   slices, then stored.
  * Baseline: what `watch:overview` did before, in the same process on the same file: every row read
  * in one synchronous query (OverviewQuery.balances, unchanged) and the whole reply serialized.
  *
@@ -121,17 +124,37 @@ export async function benchOverviewPage(): Promise<Row[]> {
       const query = { sort: 'balance', dir: 'desc', filter: '', showHidden: false };
       const idle = await withPings(() => new Promise((r) => setTimeout(r, 1_000)));
       // What the Balances table asks first: the totals, the counts and its first rows.
-      const first = await withPings(() => call<{ page: { count: number; rows: { address: string[] } } }>(app, 'watch:overview', { page: { query } }));
-      if (first.value.page.count !== N - 50) throw new Error(`first page: ${first.value.page.count} rows match`);
+      // From the first request until main's copy (read in the background after the first page) answers a page.
+      const whole = withPings(async () => {
+        const first = await withPings(() => call<{ page: { count: number; rows: { address: string[] } } }>(app, 'watch:overview', { page: { query } }));
+        if (first.value.page.count !== N - 50) throw new Error(`first page: ${first.value.page.count} rows match`);
+        const middle = await withPings(() => call(app, 'watch:overview-page', { ...query, from: N / 2, count: 200 }));
+        return { first, middle };
+      });
+      const { value: { first, middle }, ...rest } = await whole;
       const firstJson = stringify(first.value);
       const firstClone = clone(first.value);
       load.push(loadavg()[0]!);
-      const middle = await withPings(() => call(app, 'watch:overview-page', { ...query, from: N / 2, count: 200 }));
       const bySort = await withPings(() => call(app, 'watch:overview-page', { ...query, sort: 'label', dir: 'asc', from: 0, count: 200 }));
       const byFilter = await withPings(() => call<{ count: number }>(app, 'watch:overview-page', { ...query, filter: 'shop 12', from: 0, count: 200 }));
       await call(app, 'labels:set', { type: 'addr', ref: address(5), label: 'changed' });
       const again = await withPings(() => call(app, 'watch:overview', { page: { query } }));
       load.push(loadavg()[0]!);
+
+      // A snapshot written before schema 110 (no stored totals): the first overview of another app sums them in slices.
+      const raw = openDatabase(join(dir, 'spyglass.sqlite'));
+      try {
+        raw.prepare('DELETE FROM snapshot_totals').run();
+      } finally {
+        closeDatabase(raw);
+      }
+      const app2 = createApp({ dataDir: dir, info: { version: 'bench', platform: process.platform, bridge: true }, secretBackend: null, pollMs: null });
+      let oldFile: Sample;
+      try {
+        oldFile = await withPings(() => call(app2, 'watch:overview', { page: { query } }));
+      } finally {
+        await app2.close();
+      }
 
       // Before: every row in one synchronous read, and the whole reply serialized.
       const db = openDatabase(join(dir, 'spyglass.sqlite'));
@@ -154,10 +177,12 @@ export async function benchOverviewPage(): Promise<Row[]> {
         { name: `watch:overview of ${N.toLocaleString('en-US')} rows, first page + totals (dispatch → reply; goal ≤ 1,000)`, unit: 'ms', ours: first.ms, baseline: base.ms, lowerIsBetter: true, note: `${note}; the snapshot's write ${writeMs.toFixed(0)} ms` },
         { name: `watch:overview of ${N.toLocaleString('en-US')} rows, first page + totals: worst ping (goal < 250)`, unit: 'ms', ours: first.worstPingMs, baseline: base.worstPingMs, lowerIsBetter: true, note },
         { name: 'watch:overview reply, as JSON', unit: 'MB', ours: firstJson.chars / 1e6, baseline: baseJson.chars / 1e6, lowerIsBetter: true, note: `JSON.stringify ${firstJson.ms.toFixed(1)} ms (baseline ${baseJson.ms.toFixed(0)} ms); structuredClone ${firstClone.toFixed(1)} ms (baseline ${baseClone.toFixed(0)} ms)` },
-        { name: 'watch:overview-page, 200 rows from the middle (main\'s copy)', unit: 'ms', ours: middle.ms, baseline: base.ms, lowerIsBetter: true, note: `worst ping ${middle.worstPingMs.toFixed(0)} ms; baseline = the full read` },
+        { name: 'watch:overview-page, 200 rows from the middle, asked right after the first page (waits for main\'s copy, read in the background)', unit: 'ms', ours: middle.ms, baseline: base.ms, lowerIsBetter: true, note: `worst ping ${middle.worstPingMs.toFixed(0)} ms; baseline = the full read` },
+        { name: 'first request → main\'s copy ready (first page, then the background read): worst ping (goal < 250)', unit: 'ms', ours: rest.worstPingMs, baseline: base.worstPingMs, lowerIsBetter: true, note: `over ${rest.ms.toFixed(0)} ms; baseline = the full read's` },
         { name: 'watch:overview-page, another sort (label A→Z), first 200 rows', unit: 'ms', ours: bySort.ms, baseline: base.ms, lowerIsBetter: true, note: `worst ping ${bySort.worstPingMs.toFixed(0)} ms (the sort of ${N.toLocaleString('en-US')} rows made in slices); baseline = the full read` },
         { name: 'watch:overview-page, a filter ("shop 12"), first 200 rows', unit: 'ms', ours: byFilter.ms, baseline: base.ms, lowerIsBetter: true, note: `${byFilter.value.count} rows match; worst ping ${byFilter.worstPingMs.toFixed(0)} ms (the search keys made in slices on the first filter, then one pass over the rows); baseline = the full read` },
         { name: 'watch:overview after a label was set (read again), first page + totals', unit: 'ms', ours: again.ms, baseline: base.ms, lowerIsBetter: true, note: `worst ping ${again.worstPingMs.toFixed(0)} ms; baseline = the full read` },
+        { name: 'watch:overview of a snapshot written before schema 110 (totals summed in slices, then stored), first page + totals', unit: 'ms', ours: oldFile.ms, baseline: base.ms, lowerIsBetter: true, note: `worst ping ${oldFile.worstPingMs.toFixed(0)} ms; baseline = the full read` },
       ];
     } finally {
       await app.close();

@@ -17,6 +17,7 @@ import { RpcClient } from '../../electron/main/rpc/client';
 import { IndexClient } from '../../electron/main/blockindex/client';
 import { closeDatabase, openDatabase, type Database } from '../../electron/main/store/db';
 import { OverviewQuery } from '../../electron/main/store/overview';
+import { storedSums, wireTotals } from '../../electron/main/store/overview-totals';
 import { ProfileRepository } from '../../electron/main/store/profiles';
 import { WatchRepository } from '../../electron/main/store/watch';
 import { RefreshEngine } from '../../electron/main/refresh/engine';
@@ -107,6 +108,8 @@ export function definePendingSuite(start: () => Promise<PendingNode>): void {
     expect(totals.pendingUntrustedSats).toBe(sats(b.mine.untrusted_pending).toString());
     expect(b.mine.immature).toBe(0); // nothing mined to the watched wallet: none the table leaves out
     expect(totals.pendingUnknown).toBe(0);
+    // The totals stored with the snapshot (schema 110, what a large wallet's first page shows) are the same.
+    expect(wireTotals(storedSums(db, snap.id)!)).toEqual(totals);
     return got;
   }
 

@@ -1,12 +1,14 @@
 // The write of an incremental refresh (electron/main/refresh/incremental.ts): the latest good snapshot
 // is brought up to date IN PLACE, in ONE transaction, touching only what changed:
-//   - the snapshot row: time, node and index tips, wallet state; its totals moved by what changed;
+//   - the snapshot row: time, node and index tips, wallet state; its totals (and the Balances totals
+//     of snapshot_totals) moved by what changed;
 //   - the node's received entries: every confirmed one gets the new blocks' confirmations (one
 //     UPDATE), then the entries of the affected addresses are replaced by the node's new answer;
 //   - the UTXOs and fetch state of the addresses looked up again in the index.
 // A process killed during the write leaves the snapshot as it was (WAL rollback).
 import { AppError } from '../../../shared/errors';
 import type { Database } from './db';
+import { addressSums, minus, plus, storedSums, storeSums } from './overview-totals';
 import { walletKey } from './watch-checks';
 import { pendingJson } from './watch-rows';
 import type { ReceivedRecord, Tip, UtxoRecord, WalletScope } from './watch-types';
@@ -46,6 +48,10 @@ export function applyIncrement(db: Database, scope: WalletScope, w: IncrementalW
       w.walletState,
       id,
     );
+    // The Balances totals (snapshot_totals) move by what the touched rows sum to before and after.
+    const stored = storedSums(db, id);
+    const touched = [...w.received.map((r) => r.address), ...w.lookedUp.map((l) => l.address)];
+    const before = stored === null ? null : addressSums(db, id, touched);
     if (w.blocks > 0) db.prepare('UPDATE snapshot_received SET confirmations = confirmations + ? WHERE snapshot_id = ? AND confirmations > 0').run(w.blocks, id);
     // Totals follow by difference (the rows of untouched addresses are not read).
     let receivedDelta = 0n;
@@ -95,6 +101,7 @@ export function applyIncrement(db: Database, scope: WalletScope, w: IncrementalW
       countDelta,
       id,
     );
+    if (stored !== null && before !== null) storeSums(db, id, plus(minus(stored, before), addressSums(db, id, touched)));
   })();
 }
 

@@ -3,12 +3,13 @@
 //
 // Built once per version of the data (store/overview.ts reads the columns), then per query: the rows'
 // order for a sort (an index list, kept per sort key and direction), the rows a filter keeps of it (the
-// last few queries kept), and their totals. The order and the filter are exactly the renderer's
+// last few queries kept), and their totals (store/overview-totals.ts totalsOf, in bigint sats). The order and the filter are exactly the renderer's
 // (renderer/src/stores/balance-table.ts sortRows / filterRows, over the same search key from
 // shared/balance-query.ts); test/main/overview-page.test.ts compares them on 20,000+ rows.
 import { filterTerms, searchKey, type SortDir, type SortKey } from '../../../shared/balance-query';
 import type { BalanceColumns, BalancePage, BalanceQuery, BalanceTotals } from '../../../shared/ipc/contract';
 import { BALANCE_FIELDS } from '../../../shared/ipc/balance-columns';
+import { minus, NO_SUMS, plus, sumsOf, totalsOf, wireTotals, type Sums } from './overview-totals';
 
 type NumericKey = 'received' | 'balance' | 'utxos' | 'confirmations' | 'activity';
 
@@ -27,6 +28,9 @@ const RUN = 4096;
 /** Gives the event loop a turn (a ping, an IPC call) between two slices of work. */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** What a selection is kept under: its order, whether hidden rows show, and its filter terms. */
+const selectionKey = (query: BalanceQuery, terms: string[]): string => `${query.sort}:${query.dir}:${query.showHidden ? 1 : 0}:${terms.join(' ')}`;
+
 export class OverviewModel {
   readonly version: string;
   readonly cols: BalanceColumns;
@@ -44,30 +48,36 @@ export class OverviewModel {
   #search: string[] | null = null;
   #sortLabel: Array<string | null> | null = null;
 
-  constructor(version: string, cols: BalanceColumns) {
+  /**
+   * `all`: the sums of every row when they are known (stored with the snapshot, store/overview-totals.ts,
+   * and of the same version as `cols`); else they are summed here.
+   */
+  constructor(version: string, cols: BalanceColumns, all?: Sums) {
     this.version = version;
     this.cols = cols;
     this.n = cols.address.length;
-    const all = new Uint32Array(this.n);
-    let hidden = 0;
-    for (let i = 0; i < this.n; i++) {
-      all[i] = i;
-      if (cols.hidden[i]) hidden++;
-    }
-    this.hiddenRows = hidden;
-    this.allTotals = this.#totals(all);
-    this.shownTotals = hidden === 0 ? this.allTotals : this.#totals(all.filter((i) => !cols.hidden[i]));
+    const hidden: number[] = [];
+    for (let i = 0; i < this.n; i++) if (cols.hidden[i]) hidden.push(i);
+    this.hiddenRows = hidden.length;
+    const sums = all !== undefined && all.addresses === this.n ? all : sumsOf(cols, this.#identity());
+    this.allTotals = wireTotals(sums);
+    this.shownTotals = hidden.length === 0 ? this.allTotals : wireTotals(minus(sums, sumsOf(cols, hidden)));
   }
 
   /**
-   * Makes what `query` needs and has not been made — its order, the search keys — in slices with a
-   * turn of the event loop between them (a sort of 100,000 rows or their search keys in one go would
-   * hold the main process for a few hundred ms on a loaded machine); page() then only selects.
+   * Makes what `query` needs and has not been made — its order, the search keys, a filter's rows and
+   * their totals — in slices with a turn of the event loop between them (a sort of 100,000 rows or
+   * their search keys in one go would hold the main process for a few hundred ms on a loaded machine);
+   * page() then only picks the rows.
    */
   async prepare(query: BalanceQuery): Promise<void> {
     const order = `${query.sort}:${query.dir}`;
     if (!this.#orders.has(order)) await this.#once(order, () => this.#makeOrder(query.sort, query.dir));
-    if (this.#search === null && filterTerms(query.filter).length > 0) await this.#once('search', () => this.#makeSearchKeys());
+    const terms = filterTerms(query.filter);
+    if (terms.length === 0) return;
+    if (this.#search === null) await this.#once('search', () => this.#makeSearchKeys());
+    const key = selectionKey(query, terms);
+    if (!this.#selections.has(key)) await this.#once(`select:${key}`, () => this.#makeSelection(query, terms, key));
   }
 
   #once(key: string, make: () => Promise<void>): Promise<void> {
@@ -103,7 +113,7 @@ export class OverviewModel {
 
   #select(query: BalanceQuery): Selection {
     const terms = filterTerms(query.filter);
-    const key = `${query.sort}:${query.dir}:${query.showHidden ? 1 : 0}:${terms.join(' ')}`;
+    const key = selectionKey(query, terms);
     const kept = this.#selections.get(key);
     if (kept !== undefined) {
       // Most recently used last.
@@ -114,32 +124,66 @@ export class OverviewModel {
     const order = this.#order(query.sort, query.dir);
     let rows = order;
     if (terms.length > 0 || (!query.showHidden && this.hiddenRows > 0)) {
-      const search = terms.length > 0 ? this.#searchKeys() : null;
-      const hidden = this.cols.hidden;
       const out = new Uint32Array(order.length);
-      let k = 0;
-      for (let j = 0; j < order.length; j++) {
-        const i = order[j]!;
-        if (!query.showHidden && hidden[i]) continue;
-        if (search !== null) {
-          const s = search[i]!;
-          let ok = true;
-          for (const t of terms) {
-            if (!s.includes(t)) {
-              ok = false;
-              break;
-            }
-          }
-          if (!ok) continue;
-        }
-        out[k++] = i;
-      }
-      rows = out.slice(0, k);
+      rows = out.slice(0, this.#keep(order, 0, order.length, query.showHidden, terms, terms.length > 0 ? this.#searchKeys() : null, out, 0));
     }
-    const sel: Selection = { rows, totals: rows.length === this.n ? this.allTotals : !query.showHidden && terms.length === 0 ? this.shownTotals : this.#totals(rows) };
+    return this.#keepSelection(key, { rows, totals: rows.length === this.n ? this.allTotals : !query.showHidden && terms.length === 0 ? this.shownTotals : totalsOf(this.cols, rows) });
+  }
+
+  #keepSelection(key: string, sel: Selection): Selection {
     this.#selections.set(key, sel);
     while (this.#selections.size > KEEP_SELECTIONS) this.#selections.delete(this.#selections.keys().next().value!);
     return sel;
+  }
+
+  /** Writes the rows of order[from…to) that the query shows into `out` from `k` on; returns the next k. */
+  #keep(order: Uint32Array, from: number, to: number, showHidden: boolean, terms: string[], search: string[] | null, out: Uint32Array, k: number): number {
+    const hidden = this.cols.hidden;
+    for (let j = from; j < to; j++) {
+      const i = order[j]!;
+      if (!showHidden && hidden[i]) continue;
+      if (search !== null) {
+        const s = search[i]!;
+        let ok = true;
+        for (const t of terms) {
+          if (!s.includes(t)) {
+            ok = false;
+            break;
+          }
+        }
+        if (!ok) continue;
+      }
+      out[k++] = i;
+    }
+    return k;
+  }
+
+  /**
+   * A filter's selection made in slices (prepare; its order and the search keys are made): the pass
+   * over the rows and the sums of those it keeps, a turn of the event loop whenever SLICE_MS have passed.
+   */
+  async #makeSelection(query: BalanceQuery, terms: string[], key: string): Promise<void> {
+    const order = this.#order(query.sort, query.dir);
+    const search = this.#searchKeys();
+    const out = new Uint32Array(order.length);
+    let t = performance.now();
+    const pace = async (): Promise<void> => {
+      if (performance.now() - t < SLICE_MS) return;
+      await turn();
+      t = performance.now();
+    };
+    let k = 0;
+    for (let from = 0; from < order.length; from += RUN) {
+      k = this.#keep(order, from, Math.min(from + RUN, order.length), query.showHidden, terms, search, out, k);
+      await pace();
+    }
+    const rows = out.slice(0, k);
+    let sums = NO_SUMS;
+    for (let from = 0; from < rows.length; from += RUN) {
+      sums = plus(sums, sumsOf(this.cols, rows.subarray(from, from + RUN)));
+      await pace();
+    }
+    if (!this.#selections.has(key)) this.#keepSelection(key, { rows, totals: rows.length === this.n ? this.allTotals : wireTotals(sums) });
   }
 
   /** Every row in the order of `sort` (made in one go when prepare did not make it). */
@@ -335,51 +379,5 @@ export class OverviewModel {
       out[f] = a;
     }
     return out as unknown as BalanceColumns;
-  }
-
-  /**
-   * Totals of `rows`, as the renderer's totalsOf and the overview's totals make them: sums as numbers
-   * while exact (every term non-negative, so every partial sum below 2^53 is exact), else again as bigint.
-   */
-  #totals(rows: Uint32Array): BalanceTotals {
-    const c = this.cols;
-    let received = 0;
-    let balance = 0;
-    let pendingTrusted = 0;
-    let pendingUntrusted = 0;
-    let pendingUnknown = 0;
-    let utxos = 0;
-    for (let j = 0; j < rows.length; j++) {
-      const i = rows[j]!;
-      const rec = c.receivedSats[i];
-      if (rec !== null && rec !== undefined) received += Number(rec);
-      balance += Number(c.balanceSats[i]);
-      const pt = c.pendingTrustedSats[i];
-      const pu = c.pendingUntrustedSats[i];
-      if (pt === null || pu === null || pt === undefined || pu === undefined) pendingUnknown++;
-      else {
-        pendingTrusted += Number(pt);
-        pendingUntrusted += Number(pu);
-      }
-      utxos += c.utxoCount[i]!;
-    }
-    const exact = (sum: number, col: Array<string | null>): string => {
-      if (Number.isSafeInteger(sum)) return String(sum);
-      let t = 0n;
-      for (let j = 0; j < rows.length; j++) t += BigInt(col[rows[j]!] ?? '0');
-      return t.toString();
-    };
-    const balanceSats = exact(balance, c.balanceSats);
-    const pendingTrustedSats = exact(pendingTrusted, c.pendingTrustedSats);
-    return {
-      receivedSats: exact(received, c.receivedSats),
-      balanceSats,
-      pendingTrustedSats,
-      pendingUntrustedSats: exact(pendingUntrusted, c.pendingUntrustedSats),
-      trustedSats: (BigInt(balanceSats) + BigInt(pendingTrustedSats)).toString(),
-      pendingUnknown,
-      utxoCount: utxos,
-      addresses: rows.length,
-    };
   }
 }

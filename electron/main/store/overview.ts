@@ -1,17 +1,19 @@
 // The balances overview (`watch:overview`) read straight into its wire columns: one aggregate query
 // over the snapshot's indexed tables (primary keys and the covering snapshot_utxos_address index),
 // prepared once per connection and read in raw mode (arrays, no per-row objects from SQLite), with
-// the totals summed in the same pass as plain numbers (exact below 2^53; see exactSum). 10,000 rows /
+// the totals summed in bigint sats (store/overview-totals.ts totalsOf). 10,000 rows /
 // 20,000 UTXOs: ~60 ms here instead of ~440 ms through WatchRepository.balances (bigint amounts, then
 // a second mapping to one object per row).
 //
 // The same rows and values as WatchRepository.balances seen through the service's row view
 // (test/main/overview.test.ts compares the two); the schema is migrations/0020-watch.ts.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { BalanceColumns, BalanceTotals, Sats } from '../../../shared/ipc/contract';
+import type { BalanceColumns, BalancePage, BalanceQuery, BalanceTotals } from '../../../shared/ipc/contract';
 import type { Database } from './db';
+import { firstAddresses, hiddenAddresses, rowsOf, servesFirst } from './overview-first';
 import { OverviewModel } from './overview-model';
-import { BALANCE_ROWS_FROM, PENDING_COLUMNS_SQL } from './watch';
+import { BALANCES_RANGE_SQL, BALANCES_SQL, emptyColumns, fill, turn, type RawRow } from './overview-rows';
+import { hiddenSums, minus, rangeSums, storedSums, storeSums, sumInSlices, totalsOf, wireTotals, type Sums } from './overview-totals';
 
 export interface OverviewRows {
   balances: BalanceColumns;
@@ -19,55 +21,8 @@ export interface OverviewRows {
   totals: BalanceTotals;
 }
 
-type RawRow = [
-  address: string,
-  source: 'node' | 'user',
-  state: 'fetched' | 'carried' | 'failed',
-  fetchedAt: string | null,
-  errorCode: string | null,
-  hidden: number | null,
-  received: number | null,
-  receivedConfirmations: number | null,
-  receivedTxCount: number | null,
-  nodeLabel: string | null,
-  label: string | null,
-  balance: number | null,
-  utxoCount: number | null,
-  maxHeight: number | null,
-  pendingTrusted: number | null,
-  pendingUntrusted: number | null,
-  pendingCount: number | null,
-];
-
-const BALANCES_SQL = `
-  SELECT f.address, f.source, f.state, f.fetched_at, f.error_code, a.hidden,
-         r.amount_sats, r.confirmations, json_array_length(r.txids), r.node_label,
-         l.label, u.bal, u.cnt, u.maxh, ${PENDING_COLUMNS_SQL}
-  ${BALANCE_ROWS_FROM}`;
-
-/**
- * The same rows for the addresses from @lo to @hi (both included) only: BALANCE_ROWS_FROM with both the
- * rows and the UTXO sums bounded, so that reading a snapshot in slices costs one pass over it in all
- * (the primary key of snapshot_fetched and the snapshot_utxos_address index serve the ranges).
- */
-const BALANCES_RANGE_SQL = `
-  SELECT f.address, f.source, f.state, f.fetched_at, f.error_code, a.hidden,
-         r.amount_sats, r.confirmations, json_array_length(r.txids), r.node_label,
-         l.label, u.bal, u.cnt, u.maxh, ${PENDING_COLUMNS_SQL}
-  FROM snapshot_fetched f
-    LEFT JOIN addresses a ON a.profile_id = @p AND a.node_wallet = (SELECT node_wallet FROM snapshots WHERE id = @s) AND a.address = f.address
-    LEFT JOIN snapshot_received r ON r.snapshot_id = f.snapshot_id AND r.address = f.address
-    LEFT JOIN labels l ON l.profile_id = @p AND l.node_wallet = (SELECT node_wallet FROM snapshots WHERE id = @s) AND l.type = 'addr' AND l.ref = f.address
-    LEFT JOIN (SELECT address, SUM(amount_sats) AS bal, COUNT(*) AS cnt, MAX(height) AS maxh
-                 FROM snapshot_utxos WHERE snapshot_id = @s AND address BETWEEN @lo AND @hi GROUP BY address) u ON u.address = f.address
-   WHERE f.snapshot_id = @s AND f.address BETWEEN @lo AND @hi
-   ORDER BY f.address`;
-
 /** Rows read per slice of a sliced read (each slice one query, then a turn of the event loop). */
 export const OVERVIEW_SLICE = 1000;
-
-/** Gives the event loop a turn (a ping, an IPC call) between two slices of work. */
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class OverviewQuery {
   readonly #db: Database;
@@ -78,9 +33,12 @@ export class OverviewQuery {
   #last: { key: string; rows: OverviewRows } | null = null;
   #addresses: BetterSqlite3.Statement<[number, string, number], string> | null = null;
   #count: BetterSqlite3.Statement<[number], number> | null = null;
+  #countUpTo: BetterSqlite3.Statement<[number, number], number> | null = null;
   #range: BetterSqlite3.Statement<[{ p: string; s: number; lo: string; hi: string }], RawRow> | null = null;
-  /** The last model (see model), or the read making it. */
-  #model: { key: string; model: Promise<OverviewModel> } | null = null;
+  /** The last model (see model), or the read making it; `ready` once it is made. */
+  #model: { key: string; model: Promise<OverviewModel>; ready: boolean } | null = null;
+  /** Sums of snapshots written before schema 110 being made (#sums), by snapshot. */
+  readonly #summing = new Map<number, Promise<Sums>>();
 
   constructor(db: Database) {
     this.#db = db;
@@ -106,17 +64,36 @@ export class OverviewQuery {
     return rows;
   }
 
-  /** How many rows snapshot `snapshotId` has (its primary key's count). */
+  /** How many rows snapshot `snapshotId` has (as its stored totals count them, else its primary key's count). */
   rowCount(snapshotId: number): number {
+    const stored = storedSums(this.#db, snapshotId);
+    if (stored !== null) return stored.addresses;
     this.#count ??= this.#db.prepare<[number], number>('SELECT COUNT(*) FROM snapshot_fetched WHERE snapshot_id = ?').pluck(true);
     return this.#count.get(snapshotId) ?? 0;
   }
 
+  /**
+   * Whether snapshot `snapshotId` has more than `limit` rows: its stored totals' count, else a count
+   * that stops past `limit` (a whole count of a large snapshot not yet in SQLite's cache holds the
+   * main process for a few hundred ms).
+   */
+  hasMoreRows(snapshotId: number, limit: number): boolean {
+    const stored = storedSums(this.#db, snapshotId);
+    if (stored !== null) return stored.addresses > limit;
+    this.#countUpTo ??= this.#db.prepare<[number, number], number>('SELECT COUNT(*) FROM (SELECT 1 FROM snapshot_fetched WHERE snapshot_id = ? LIMIT ?)').pluck(true);
+    return (this.#countUpTo.get(snapshotId, limit + 1) ?? 0) > limit;
+  }
+
   /** What the data of these arguments is now: a result computed under the same key is still right. */
   #key(profileId: string, snapshotId: number, indexTip: number | null, typesKey: string): string {
+    return JSON.stringify([profileId, snapshotId, indexTip, typesKey, this.#dataKey()]);
+  }
+
+  /** Where the database is: it moves with every write, on this connection or another one. */
+  #dataKey(): string {
     this.#changes ??= this.#db.prepare<[], number>('SELECT total_changes()').pluck(true);
     this.#dataVersion ??= this.#db.prepare<[], number>('PRAGMA data_version').pluck(true);
-    return JSON.stringify([profileId, snapshotId, indexTip, typesKey, this.#changes.get(), this.#dataVersion.get()]);
+    return `${this.#changes.get()}:${this.#dataVersion.get()}`;
   }
 
   /**
@@ -130,15 +107,99 @@ export class OverviewQuery {
   model(profileId: string, snapshotId: number, indexTip: number | null, typeOf: (address: string) => string, typesKey: string): Promise<OverviewModel> {
     const key = this.#key(profileId, snapshotId, indexTip, typesKey);
     if (this.#model?.key === key) return this.#model.model;
-    const entry = {
+    const entry: { key: string; model: Promise<OverviewModel>; ready: boolean } = {
       key,
-      model: this.#readModel(profileId, snapshotId, indexTip, typeOf, typesKey, key).catch((e: unknown) => {
-        if (this.#model === entry) this.#model = null;
-        throw e;
-      }),
+      ready: false,
+      model: this.#readModel(profileId, snapshotId, indexTip, typeOf, typesKey, key).then(
+        (m) => {
+          entry.ready = true;
+          return m;
+        },
+        (e: unknown) => {
+          if (this.#model === entry) this.#model = null;
+          throw e;
+        },
+      ),
     };
     this.#model = entry;
     return entry.model;
+  }
+
+  /**
+   * The first `count` rows of `query` with the counts and totals of the page, without reading every
+   * row (store/overview-first.ts: by address, or by balance largest first, with no filter): the totals
+   * stored with the snapshot (store/overview-totals.ts; summed in slices and stored on the first read
+   * of a snapshot written before schema 110) less the hidden rows'. Null when model answers instead:
+   * another order or a filter, a model of this data already made, or data written meanwhile. The
+   * page's version is the one the model of the same data gives its pages. `shown`: the totals of the
+   * rows not hidden (the overview's `totals`).
+   */
+  async firstPage(
+    profileId: string,
+    snapshotId: number,
+    indexTip: number | null,
+    typeOf: (address: string) => string,
+    typesKey: string,
+    query: BalanceQuery,
+    count: number,
+  ): Promise<{ page: BalancePage; shown: BalanceTotals } | null> {
+    // First (it may write the sums of an old snapshot): the model read after it finds them too.
+    const all = await this.#sums(snapshotId);
+    const key = this.#key(profileId, snapshotId, indexTip, typesKey);
+    if ((this.#model?.key === key && this.#model.ready) || !servesFirst(query)) return null;
+    const same = (): boolean => this.#key(profileId, snapshotId, indexTip, typesKey) === key;
+    const n = all.addresses;
+    const hidden = hiddenAddresses(this.#db, snapshotId);
+    const addresses = await firstAddresses(this.#db, snapshotId, query, count, hidden, same);
+    const rows = addresses === null || !same() ? null : rowsOf(this.#db, profileId, snapshotId, addresses, indexTip, typeOf);
+    if (rows === null) return null;
+    const hiddenRows = hiddenSums(this.#db, snapshotId);
+    const shown = wireTotals(minus(all, hiddenRows));
+    const allTotals = wireTotals(all);
+    return {
+      page: {
+        version: versionOf(profileId, snapshotId, key),
+        query,
+        from: 0,
+        rows,
+        count: query.showHidden ? n : n - hiddenRows.addresses,
+        totals: query.showHidden ? allTotals : shown,
+        allRows: n,
+        hiddenRows: hiddenRows.addresses,
+        allTotals,
+      },
+      shown,
+    };
+  }
+
+  /**
+   * The sums of every row of snapshot `snapshotId`: stored with it, or — a snapshot written before
+   * schema 110 — summed in slices (a turn of the event loop between two) and stored. A write during
+   * the slices makes the sum start again, at most three times; then it is made in one query.
+   */
+  #sums(snapshotId: number): Promise<Sums> {
+    const stored = storedSums(this.#db, snapshotId);
+    if (stored !== null) return Promise.resolve(stored);
+    let p = this.#summing.get(snapshotId);
+    if (p === undefined) {
+      p = this.#sumAndStore(snapshotId).finally(() => this.#summing.delete(snapshotId));
+      this.#summing.set(snapshotId, p);
+    }
+    return p;
+  }
+
+  async #sumAndStore(snapshotId: number): Promise<Sums> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const before = this.#dataKey();
+      const s = await sumInSlices(this.#db, snapshotId, () => this.#dataKey() === before);
+      if (s !== null) {
+        storeSums(this.#db, snapshotId, s);
+        return s;
+      }
+    }
+    const s = rangeSums(this.#db, snapshotId);
+    storeSums(this.#db, snapshotId, s);
+    return s;
   }
 
   async #readModel(profileId: string, snapshotId: number, indexTip: number | null, typeOf: (address: string) => string, typesKey: string, key: string): Promise<OverviewModel> {
@@ -169,150 +230,25 @@ export class OverviewQuery {
       // Written to meanwhile (after the last retry): the model is of what was read; the next call reads again.
       const now = this.#key(profileId, snapshotId, indexTip, typesKey);
       if (this.#model?.key === key && now !== key) this.#model = null;
-      return new OverviewModel(`${profileId}:${snapshotId}:${hashKey(key)}`, c);
+      // The stored totals are of the rows read when nothing was written during the read.
+      return new OverviewModel(versionOf(profileId, snapshotId, key), c, (now === key ? storedSums(this.#db, snapshotId) : null) ?? undefined);
     }
   }
 
   #read(profileId: string, snapshotId: number, indexTip: number | null, typeOf: (address: string) => string): OverviewRows {
     if (this.#balances === null) this.#balances = this.#db.prepare<[{ p: string; s: number }], RawRow>(BALANCES_SQL).raw(true);
     const raw = this.#balances.all({ p: profileId, s: snapshotId });
-    const n = raw.length;
-    const c: BalanceColumns = {
-      address: new Array(n),
-      type: new Array(n),
-      source: new Array(n),
-      hidden: new Array(n),
-      nodeLabel: new Array(n),
-      label: new Array(n),
-      receivedSats: new Array(n),
-      receivedConfirmations: new Array(n),
-      receivedTxCount: new Array(n),
-      balanceSats: new Array(n),
-      pendingTrustedSats: new Array(n),
-      pendingUntrustedSats: new Array(n),
-      pendingCount: new Array(n),
-      utxoCount: new Array(n),
-      minConfirmations: new Array(n),
-      lastActivityHeight: new Array(n),
-      fetchState: new Array(n),
-      fetchedAt: new Array(n),
-      errorCode: new Array(n),
-    };
-    let received = 0;
-    let balance = 0;
-    let pendingTrusted = 0;
-    let pendingUntrusted = 0;
-    let pendingUnknown = 0;
-    let utxos = 0;
-    let shown = 0;
-    for (let i = 0; i < n; i++) {
-      const r = raw[i]!;
-      const hidden = r[5] === 1;
-      const rec = r[6];
-      const bal = r[11] ?? 0;
-      const cnt = r[12] ?? 0;
-      const maxh = r[13];
-      const pt = r[14];
-      const pu = r[15];
-      if (!hidden) {
-        if (rec !== null) received += rec;
-        balance += bal;
-        if (pt === null || pu === null) pendingUnknown++;
-        else {
-          pendingTrusted += pt;
-          pendingUntrusted += pu;
-        }
-        utxos += cnt;
-        shown++;
-      }
-      c.address[i] = r[0];
-      c.type[i] = typeOf(r[0]);
-      c.source[i] = r[1];
-      c.hidden[i] = hidden;
-      c.nodeLabel[i] = r[9];
-      c.label[i] = r[10];
-      c.receivedSats[i] = rec === null ? null : String(rec);
-      c.receivedConfirmations[i] = r[7];
-      c.receivedTxCount[i] = r[8];
-      c.balanceSats[i] = String(bal);
-      c.pendingTrustedSats[i] = pt === null ? null : String(pt);
-      c.pendingUntrustedSats[i] = pu === null ? null : String(pu);
-      c.pendingCount[i] = r[16];
-      c.utxoCount[i] = cnt;
-      c.minConfirmations[i] = indexTip === null || maxh === null ? null : Math.max(0, indexTip - maxh + 1);
-      c.lastActivityHeight[i] = maxh;
-      c.fetchState[i] = r[2];
-      c.fetchedAt[i] = r[3];
-      c.errorCode[i] = r[4];
-    }
-    const balanceSats = exactSum(balance, c, 'balanceSats');
-    const pendingTrustedSats = exactSum(pendingTrusted, c, 'pendingTrustedSats');
-    return {
-      balances: c,
-      totals: {
-        receivedSats: exactSum(received, c, 'receivedSats'),
-        balanceSats,
-        pendingTrustedSats,
-        pendingUntrustedSats: exactSum(pendingUntrusted, c, 'pendingUntrustedSats'),
-        // getbalances' trusted: confirmed coins and our own unconfirmed change.
-        trustedSats: (BigInt(balanceSats) + BigInt(pendingTrustedSats)).toString(),
-        pendingUnknown,
-        utxoCount: utxos,
-        addresses: shown,
-      },
-    };
+    const c = emptyColumns(raw.length);
+    fill(c, 0, raw, indexTip, typeOf);
+    const shown: number[] = [];
+    for (let i = 0; i < raw.length; i++) if (!c.hidden[i]) shown.push(i);
+    return { balances: c, totals: totalsOf(c, shown) };
   }
 }
 
-/**
- * `sum` as text when it is exact (below 2^53: every term is non-negative, so then every partial sum
- * was exact too); else the column summed again as bigint over the rows that are not hidden.
- */
-function exactSum(sum: number, c: BalanceColumns, column: 'receivedSats' | 'balanceSats' | 'pendingTrustedSats' | 'pendingUntrustedSats'): Sats {
-  if (Number.isSafeInteger(sum)) return String(sum);
-  let total = 0n;
-  for (let i = 0; i < c.address.length; i++) if (!c.hidden[i]) total += BigInt(c[column][i] ?? '0');
-  return total.toString();
-}
-
-function emptyColumns(n: number): BalanceColumns {
-  const a = <T>(): T[] => new Array<T>(n);
-  return {
-    address: a(), type: a(), source: a(), hidden: a(), nodeLabel: a(), label: a(), receivedSats: a(), receivedConfirmations: a(),
-    receivedTxCount: a(), balanceSats: a(), pendingTrustedSats: a(), pendingUntrustedSats: a(), pendingCount: a(), utxoCount: a(),
-    minConfirmations: a(), lastActivityHeight: a(), fetchState: a(), fetchedAt: a(), errorCode: a(),
-  };
-}
-
-/** Rows `raw` into the columns from row `at` on, as balances' read makes them. */
-function fill(c: BalanceColumns, at: number, raw: RawRow[], indexTip: number | null, typeOf: (address: string) => string): void {
-  for (let k = 0; k < raw.length; k++) {
-    const r = raw[k]!;
-    const i = at + k;
-    const rec = r[6];
-    const maxh = r[13];
-    const pt = r[14];
-    const pu = r[15];
-    c.address[i] = r[0];
-    c.type[i] = typeOf(r[0]);
-    c.source[i] = r[1];
-    c.hidden[i] = r[5] === 1;
-    c.nodeLabel[i] = r[9];
-    c.label[i] = r[10];
-    c.receivedSats[i] = rec === null ? null : String(rec);
-    c.receivedConfirmations[i] = r[7];
-    c.receivedTxCount[i] = r[8];
-    c.balanceSats[i] = String(r[11] ?? 0);
-    c.pendingTrustedSats[i] = pt === null ? null : String(pt);
-    c.pendingUntrustedSats[i] = pu === null ? null : String(pu);
-    c.pendingCount[i] = r[16];
-    c.utxoCount[i] = r[12] ?? 0;
-    c.minConfirmations[i] = indexTip === null || maxh === null ? null : Math.max(0, indexTip - maxh + 1);
-    c.lastActivityHeight[i] = maxh;
-    c.fetchState[i] = r[2];
-    c.fetchedAt[i] = r[3];
-    c.errorCode[i] = r[4];
-  }
+/** The version the pages of one version of the data carry: profile, snapshot and a short name of the key. */
+function versionOf(profileId: string, snapshotId: number, key: string): string {
+  return `${profileId}:${snapshotId}:${hashKey(key)}`;
 }
 
 /** A short, stable name of a key (FNV-1a), for the version pages carry. */

@@ -4,13 +4,15 @@
 //
 // writeSnapshot writes the snapshot row, the node's received totals, the UTXOs fetched in this
 // refresh, the UTXOs of unchanged addresses copied from the previous snapshot (INSERT … SELECT),
-// the watched-set and address-info updates of the refresh, and the totals. A process killed during
+// the watched-set and address-info updates of the refresh, and the totals (the history's, and the
+// Balances totals of snapshot_totals). A process killed during
 // the write leaves the previous snapshot as the latest one and no row of the new one (WAL: an
 // uncommitted transaction is rolled back when the file is next opened).
 import { redactGeneric } from '../../../shared/redact';
 import type { Database } from './db';
 import { getSnapshot, lastAttempt, latestSnapshot } from './snapshot-read';
 import { checkNewSnapshot, checkWalletState, HEX64, invalid, requireProfile, walletKey } from './watch-checks';
+import { rangeSums, storeSums } from './overview-totals';
 import { upsertInfos } from './watched-set';
 import { pendingJson } from './watch-rows';
 import { REFRESH_STEPS, type AddressSource, type FailureRecord, type FetchState, type NewSnapshot, type ReceivedRecord, type Tip, type WalletScope } from './watch-types';
@@ -107,6 +109,8 @@ export function writeSnapshot(db: Database, scope: WalletScope, s: NewSnapshot):
          utxo_count    = (SELECT COUNT(*) FROM snapshot_utxos WHERE snapshot_id = @id)
        WHERE id = @id`,
     ).run({ id });
+    // The Balances totals of its rows, for the first overview (store/overview-totals.ts).
+    storeSums(db, id, rangeSums(db, id));
     return id;
   })();
 }

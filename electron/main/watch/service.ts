@@ -150,12 +150,22 @@ export class WatchService {
     if (!snap) return { ...empty, refreshing, lastFailure };
     const net = this.network();
     const args = [pid, snap.id, snap.index?.height ?? null, (address: string) => addressType(address, net), net?.chain ?? 'any'] as const;
-    if (this.deps.overview.rowCount(snap.id) <= OVERVIEW_FULL_ROWS) {
+    if (!this.deps.overview.hasMoreRows(snap.id, OVERVIEW_FULL_ROWS)) {
       const { balances, totals } = this.deps.overview.balances(...args);
       return { snapshot: snapshotView(snap), offline, refreshing, lastFailure, balances, page: null, totals };
     }
-    const model = await this.deps.overview.model(...args);
     const query = page?.query ?? DEFAULT_QUERY;
+    if (page !== undefined) {
+      // The first page and the totals without reading every row (the table's default order, by
+      // address, no filter); the other pages, sorts and filters then come from main's copy, read
+      // from now on in slices.
+      const quick = await this.deps.overview.firstPage(...args, query, page.count ?? FIRST_PAGE_ROWS);
+      if (quick !== null) {
+        this.deps.overview.model(...args).catch((e: unknown) => this.deps.log.warn(`watch: reading the balances for paging failed: ${e instanceof Error ? e.message : String(e)}`));
+        return { snapshot: snapshotView(snap), offline, refreshing, lastFailure, balances: emptyBalanceColumns(), page: quick.page, totals: quick.shown };
+      }
+    }
+    const model = await this.deps.overview.model(...args);
     if (page !== undefined) await model.prepare(query);
     const first = page === undefined ? null : model.page(query, 0, page.count ?? FIRST_PAGE_ROWS);
     return { snapshot: snapshotView(snap), offline, refreshing, lastFailure, balances: first === null ? model.cols : emptyBalanceColumns(), page: first, totals: model.shownTotals };

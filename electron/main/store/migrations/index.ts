@@ -17,6 +17,7 @@ import updateToSchemaVersion90 from './0090-wallet-scope';
 import updateToSchemaVersion95 from './0095-wallet-history-cache';
 import updateToSchemaVersion98 from './0098-pending-coins';
 import updateToSchemaVersion100, { afterSchemaVersion100 } from './0100-redact-stored-errors';
+import updateToSchemaVersion110 from './0110-snapshot-totals';
 
 export interface SchemaVersion {
   readonly version: number;
@@ -38,6 +39,7 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
   { version: 95, update: updateToSchemaVersion95 },
   { version: 98, update: updateToSchemaVersion98 },
   { version: 100, update: updateToSchemaVersion100, afterCommit: afterSchemaVersion100 },
+  { version: 110, update: updateToSchemaVersion110 },
 ];
 
 /** An older Spyglass opening a database written by a newer one: refuse rather than guess. */
