@@ -1,6 +1,6 @@
 // The checks of a BIP 329 record's ref, one per type (see the table in shared/bip329.ts): each gives
 // the ref normalized as Spyglass stores it, or a message for the line's error.
-import { decodeBase58Check } from '../bitcoin/address';
+import { decodeBase58Check } from '../bitcoin/base58';
 import { isHex } from '../bitcoin/hex';
 import { MAINNET, TESTNET, type Network } from '../bitcoin/networks';
 import { FIELD_P, curveRhs, isCurveX } from '../bitcoin/secp';

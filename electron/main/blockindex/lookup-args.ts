@@ -1,7 +1,7 @@
 // What a caller asks the index for — a block pointer, a transaction id, an address — checked before
 // any request is made (input.invalid with the field), and how each is written in the request path.
 import { AppError } from '../../../shared/errors';
-import { decodeBase58Check } from '../../../shared/bitcoin/address';
+import { decodeBase58Check } from '../../../shared/bitcoin/base58';
 import { excerpt } from './validate';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
