@@ -3,7 +3,7 @@
 // that turn a bad URL or number into an input.invalid error before anything is sent.
 import { AppError } from '../../../shared/errors';
 import { isLoopbackHost, MAX_INDEX_REPLY_BYTES } from '../net/http';
-import { excerpt } from './validate';
+import { excerpt } from './reply-body';
 
 export interface IndexClientOptions {
   /** Base URL of the index, before `/v1/blockchain` (e.g. `https://api.bitaps.com/btc`). */

@@ -9,7 +9,7 @@
 // and full jitter (429: after Ratelimit-Reset).
 //
 // The index has no credentials of its own, but a proxy in front of it may have, and may quote them
-// in its errors: every text taken from a reply is redacted before it is cut (validate.ts excerpt), and
+// in its errors: every text taken from a reply is redacted before it is cut (reply-body.ts excerpt), and
 // every error a call throws passes the generic redactor once more (shared/redact.ts, #27).
 import http from 'node:http';
 import https from 'node:https';
@@ -17,7 +17,8 @@ import { AppError } from '../../../shared/errors';
 import { redactError, redactGeneric } from '../../../shared/redact';
 import { hostLabel, httpRequest, sleep, type HttpResponse } from '../net/http';
 import type { IndexBlock, IndexTransaction, IndexUtxo } from './types';
-import { badReply, parseBlockReply, parseTransactionReply, parseUtxoReply } from './validate';
+import { badReply } from './reply-body';
+import { parseBlockReply, parseTransactionReply, parseUtxoReply } from './validate';
 import { resolveIndexOptions, type IndexClientOptions, type IndexClientSettings } from './client-options';
 import { classifyReply, endpoint, type Endpoint, type Failure } from './http-status';
 import { blockPointer, checkAddress, hexHash, isP2pkhAddress } from './lookup-args';

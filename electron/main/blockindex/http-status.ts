@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { AppError } from '../../../shared/errors';
 import type { HttpResponse } from '../net/http';
-import { excerpt, htmlText, parseErrorBody } from './validate';
+import { excerpt, htmlText, parseErrorBody } from './reply-body';
 
 /** Spec §8: wait this long after a 429 without Ratelimit-Reset. */
 const RATE_LIMIT_FALLBACK_MS = 5000;

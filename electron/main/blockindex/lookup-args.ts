@@ -2,7 +2,7 @@
 // any request is made (input.invalid with the field), and how each is written in the request path.
 import { AppError } from '../../../shared/errors';
 import { decodeBase58Check } from '../../../shared/bitcoin/base58';
-import { excerpt } from './validate';
+import { excerpt } from './reply-body';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 
