@@ -10,13 +10,15 @@
  * resolved from the view itself, which holds every output since genesis, so verbosity 3 prevouts are
  * not needed. The mempool follows `getrawmempool` (checked against `getbestblockhash` in the same
  * batch); new entries come from `getrawtransaction <txid> false` + `getmempoolentry` (first-seen time).
+ * The blocks are block-sync.ts's, the mempool mempool-sync.ts's; this file runs the polls and serves.
  */
 import { IndexServer } from '../index/server';
 import { Faults, type FaultConfig } from '../faults';
 import { listen } from '../http';
 import { FollowRpc, RpcCallError, type FollowRpcOptions } from './rpc-client';
-import { FollowView, parseBlock, parseRawTx } from './view';
-import type { ChainBlock, ChainTx } from '../chain/types';
+import { FollowView } from './view';
+import { BlockSync } from './block-sync';
+import { MempoolSync } from './mempool-sync';
 
 export interface FollowerOptions extends FollowRpcOptions {
   /** Tip poll interval (default 1000 ms). */
@@ -43,38 +45,20 @@ export interface FollowerStatus {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const hexBytes = (hex: string): Uint8Array => {
-  const b = Buffer.from(hex, 'hex');
-  if (b.length * 2 !== hex.length) throw new Error('the node sent malformed hex');
-  return new Uint8Array(b.buffer, b.byteOffset, b.length);
-};
-
-/** A chunk of fetched blocks (parsed lazily, at connect time, for the median time past). */
-interface Fetched {
-  from: number;
-  hashes: string[];
-  raws: Uint8Array[];
-}
 
 export class Follower {
   readonly view = new FollowView();
   readonly rpc: FollowRpc;
   private readonly pollMs: number;
   private readonly log: (line: string) => void;
-  private readonly perBatch: number;
   private stopped = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private nodeHeight: number | null = null;
   private nodeHash: string | null = null;
-  private mempoolAt: string | null = null;
-  private blocksIndexed = 0;
-  private reorgs = 0;
   private lastError: string | null = null;
-  /** The first mempool read after a reorg also forgets first-seen times of vanished transactions. */
-  private afterReorg = false;
-  /** Mempool transactions fetched but not yet addable (a parent arrives later). */
-  private readonly pending = new Map<string, { tx: ChainTx; time: number }>();
+  private readonly mempool: MempoolSync;
+  private readonly blocks: BlockSync;
   /** waitFor() callers: each check resolves its promise when its condition holds. */
   private readonly waiters = new Map<() => boolean, (e: Error) => void>();
   /** Polls never overlap (the loop and {@link sync} share this). */
@@ -84,7 +68,8 @@ export class Follower {
     this.rpc = new FollowRpc(opts);
     this.pollMs = opts.pollMs ?? 1000;
     this.log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
-    this.perBatch = Math.max(1, opts.blocksPerBatch ?? 50);
+    this.mempool = new MempoolSync(this.view, this.rpc, this.log);
+    this.blocks = new BlockSync(this.view, this.rpc, Math.max(1, opts.blocksPerBatch ?? 50), this.log, () => this.mempool.reorged());
   }
 
   status(): FollowerStatus {
@@ -94,10 +79,10 @@ export class Follower {
       hash: tip?.hash ?? null,
       nodeHeight: this.nodeHeight,
       nodeHash: this.nodeHash,
-      synced: tip !== undefined && tip.hash === this.nodeHash && this.mempoolAt === tip.hash,
+      synced: tip !== undefined && tip.hash === this.nodeHash && this.mempool.at === tip.hash,
       mempool: this.view.mempoolSize,
-      blocksIndexed: this.blocksIndexed,
-      reorgs: this.reorgs,
+      blocksIndexed: this.blocks.blocksIndexed,
+      reorgs: this.blocks.reorgs,
       lastError: this.lastError,
     };
   }
@@ -216,8 +201,8 @@ export class Follower {
     this.nodeHeight = count as number;
     this.nodeHash = best as string;
     try {
-      if (this.view.tip()?.hash !== best) await this.syncBlocks(count as number);
-      if (this.view.tip()?.hash === this.nodeHash) await this.syncMempool();
+      if (this.view.tip()?.hash !== best) await this.blocks.sync(count as number);
+      if (this.view.tip()?.hash === this.nodeHash) await this.mempool.sync();
     } catch (e) {
       // The node's chain moved while we read it (a height above its new tip, a block it dropped):
       // the next poll starts over from its new tip.
@@ -225,178 +210,6 @@ export class Follower {
       throw e;
     }
   }
-
-  private async syncBlocks(nodeHeight: number): Promise<void> {
-    const fork = await this.findFork(nodeHeight);
-    const tipHeight = this.view.tipHeight();
-    if (fork < tipHeight) {
-      // A reorg (or a different chain altogether when fork is -1): fetch the replacement first,
-      // then swap in one step so the index never serves a half-switched chain.
-      const replacement: Fetched[] = [];
-      for (let from = fork + 1; from <= nodeHeight; from += this.perBatch) {
-        replacement.push(await this.fetch(from, Math.min(nodeHeight, from + this.perBatch - 1)));
-      }
-      const parsed = this.parseChain(replacement, fork);
-      if (!parsed) return; // the node moved again meanwhile; next poll
-      const dropped = tipHeight - fork;
-      const oldTip = this.view.tip()!;
-      this.view.clearMempool();
-      this.mempoolAt = null;
-      while (this.view.tipHeight() > fork) this.view.disconnectTip();
-      for (const b of parsed) this.view.connect(b);
-      this.blocksIndexed += parsed.length;
-      this.reorgs++;
-      this.afterReorg = true;
-      const tip = this.view.tip();
-      this.log(
-        fork < 0
-          ? `follow: the node is on another chain (genesis ${tip?.hash ?? '?'}); re-indexed ${parsed.length} blocks`
-          : `follow: reorg at height ${fork + 1}: dropped ${dropped} block(s) up to ${oldTip.height} ${oldTip.hash}, connected ${parsed.length}; tip ${tip?.height} ${tip?.hash}`,
-      );
-      return;
-    }
-    // Forward: chunks are fetched one ahead of the one being connected.
-    const started = Date.now();
-    let lastLog = started;
-    const first = fork + 1;
-    let connected = 0;
-    let from = first;
-    let next: Promise<Fetched> | null = from <= nodeHeight ? this.fetch(from, Math.min(nodeHeight, from + this.perBatch - 1)) : null;
-    while (next) {
-      const chunk = await next;
-      from = chunk.from + chunk.raws.length;
-      next = from <= nodeHeight ? this.fetch(from, Math.min(nodeHeight, from + this.perBatch - 1)) : null;
-      next?.catch(() => {});
-      const parsed = this.parseChain([chunk], this.view.tipHeight());
-      if (!parsed) {
-        await next?.catch(() => {});
-        break;
-      }
-      for (const b of parsed) this.view.connect(b);
-      connected += parsed.length;
-      this.blocksIndexed += parsed.length;
-      const now = Date.now();
-      if (now - lastLog >= 2000 && next) {
-        lastLog = now;
-        this.log(`follow: indexing… height ${this.view.tipHeight()} of ${nodeHeight} (${rate(connected, now - started)} blocks/s)`);
-      }
-    }
-    if (connected > 0) {
-      const tip = this.view.tip()!;
-      const ms = Date.now() - started;
-      this.log(
-        connected === 1
-          ? `follow: block ${tip.height} ${tip.hash} (${tip.txs.length} tx)`
-          : `follow: indexed blocks ${first}–${tip.height} (${connected} blocks in ${ms} ms, ${rate(connected, ms)} blocks/s); tip ${tip.height} ${tip.hash}`,
-      );
-    }
-  }
-
-  /** Highest height where the view and the node agree, or -1 (empty view or another genesis). */
-  private async findFork(nodeHeight: number): Promise<number> {
-    let h = Math.min(this.view.tipHeight(), nodeHeight);
-    let step = 1;
-    while (h >= 0) {
-      const heights: number[] = [];
-      for (let x = h; x >= Math.max(0, h - step + 1); x--) heights.push(x);
-      const hashes = await this.rpc.batchAll<string>(heights.map((x) => ({ method: 'getblockhash', params: [x] })));
-      for (let i = 0; i < heights.length; i++) {
-        if (this.view.blockAt(heights[i]!)?.hash === hashes[i]) return heights[i]!;
-      }
-      h -= step;
-      step = Math.min(step === 1 ? 16 : step * 4, 1024);
-    }
-    return -1;
-  }
-
-  private async fetch(from: number, to: number): Promise<Fetched> {
-    const heights: number[] = [];
-    for (let h = from; h <= to; h++) heights.push(h);
-    const hashes = await this.rpc.batchAll<string>(heights.map((h) => ({ method: 'getblockhash', params: [h] })));
-    const hexes = await this.rpc.batchAll<string>(hashes.map((hash) => ({ method: 'getblock', params: [hash, 0] })));
-    return { from, hashes, raws: hexes.map(hexBytes) };
-  }
-
-  /**
-   * Parses fetched chunks as the chain continuing from height `base` (the view's block there, or
-   * genesis when -1). Returns null when they do not link up (the node changed its chain meanwhile).
-   */
-  private parseChain(chunks: Fetched[], base: number): ChainBlock[] | null {
-    const out: ChainBlock[] = [];
-    let prevHash = base >= 0 ? this.view.blockAt(base)?.hash : undefined;
-    const times = this.view.timesBefore(base + 1);
-    for (const c of chunks) {
-      for (let i = 0; i < c.raws.length; i++) {
-        const height = c.from + i;
-        const block = parseBlock(c.raws[i]!, height, times);
-        if (block.hash !== c.hashes[i]) throw new Error(`block ${c.hashes[i]} at height ${height}: its header hashes to ${block.hash}`);
-        if (height > 0 && block.prevHash !== prevHash) return null;
-        out.push(block);
-        prevHash = block.hash;
-        times.push(block.time);
-        if (times.length > 10) times.shift();
-      }
-    }
-    return out;
-  }
-
-  private async syncMempool(): Promise<void> {
-    const [txids, best] = await this.rpc.batchAll<unknown>([
-      { method: 'getrawmempool', params: [] },
-      { method: 'getbestblockhash', params: [] },
-    ]);
-    if (best !== this.view.tip()?.hash) return; // a block arrived in between: blocks first
-    const inNode = new Set(txids as string[]);
-    let removed = 0;
-    for (const txid of this.view.mempoolTxids()) {
-      if (!inNode.has(txid) && this.view.inMempool(txid)) {
-        this.view.removeMempoolTx(txid);
-        removed++;
-      }
-    }
-    for (const txid of this.pending.keys()) if (!inNode.has(txid)) this.pending.delete(txid);
-    const wanted = (txids as string[]).filter((t) => !this.view.inMempool(t) && !this.view.isConfirmed(t) && !this.pending.has(t));
-    for (let i = 0; i < wanted.length; i += 250) {
-      const part = wanted.slice(i, i + 250);
-      const replies = await this.rpc.batch(part.flatMap((t) => [
-        { method: 'getrawtransaction', params: [t, false] },
-        { method: 'getmempoolentry', params: [t] },
-      ]));
-      part.forEach((txid, j) => {
-        const raw = replies[2 * j];
-        const entry = replies[2 * j + 1];
-        // -5: it left the mempool between the two calls.
-        if (!raw?.ok || !entry?.ok) return;
-        const tx = parseRawTx(hexBytes(raw.result as string));
-        if (tx.txid !== txid) throw new Error(`getrawtransaction ${txid} returned ${tx.txid}`);
-        this.pending.set(txid, { tx, time: (entry.result as { time: number }).time });
-      });
-    }
-    // Parents first: repeat while something could be added.
-    let added = 0;
-    for (let progress = true; progress && this.pending.size > 0; ) {
-      progress = false;
-      for (const [txid, p] of this.pending) {
-        if (this.view.addMempoolTx(p.tx, p.time)) {
-          this.pending.delete(txid);
-          added++;
-          progress = true;
-        }
-      }
-    }
-    this.mempoolAt = best as string;
-    if (this.afterReorg && this.pending.size === 0) {
-      this.view.pruneFirstSeen();
-      this.afterReorg = false;
-    }
-    if (added || removed) {
-      this.log(`follow: mempool +${added} -${removed} (${this.view.mempoolSize} tx${this.pending.size ? `, ${this.pending.size} waiting for inputs` : ''})`);
-    }
-  }
-}
-
-function rate(n: number, ms: number): string {
-  return ms > 0 ? String(Math.round((n * 1000) / ms)) : '∞';
 }
 
 export interface StartFollowerOptions extends FollowerOptions {

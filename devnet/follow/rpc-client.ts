@@ -49,6 +49,13 @@ export interface RpcCall {
 
 export type BatchResult<T = unknown> = { ok: true; result: T } | { ok: false; code: number; message: string };
 
+/** The bytes of a hex string the node sent (a raw block or transaction). */
+export function hexBytes(hex: string): Uint8Array {
+  const b = Buffer.from(hex, 'hex');
+  if (b.length * 2 !== hex.length) throw new Error('the node sent malformed hex');
+  return new Uint8Array(b.buffer, b.byteOffset, b.length);
+}
+
 interface RawReply {
   status: number;
   contentType: string;

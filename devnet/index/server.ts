@@ -5,17 +5,10 @@
  * Spec: shared/spec/index-api.md sections 1, 2, 3, 6, 7.
  */
 import type { ChainView } from '../chain/types';
-import {
-  ApiError,
-  INTERNAL_SERVER_ERROR,
-  INVALID_BLOCK_POINTER,
-  NOT_FOUND,
-  PARAMETER_ERROR,
-  blockRecordOf,
-  pyInt,
-  txRecordOf,
-  utxoRecords,
-} from './records';
+import { ApiError, INTERNAL_SERVER_ERROR, INVALID_BLOCK_POINTER, NOT_FOUND, PARAMETER_ERROR, pyInt } from './records';
+import { blockRecordOf } from './block-record';
+import { txRecordOf } from './tx-record';
+import { utxoRecords } from './utxo-records';
 import { PyFloat, pyDumps, pyRound, type PyJson } from './pyjson';
 
 export interface IndexRequest {

@@ -12,18 +12,10 @@ import {
   scriptAsm,
   scriptOpcodes,
 } from '../../devnet/index/pybtc';
-import {
-  bitsToTarget,
-  blockRecord,
-  decodeAddress,
-  merkleProof,
-  regtestSubsidy,
-  targetToDifficulty,
-  txRecord,
-  utxoRecords,
-  verifyMerkleProof,
-  versionHex,
-} from '../../devnet/index/records';
+import { bitsToTarget, blockRecord, regtestSubsidy, targetToDifficulty, versionHex } from '../../devnet/index/block-record';
+import { txRecord } from '../../devnet/index/tx-record';
+import { decodeAddress, utxoRecords } from '../../devnet/index/utxo-records';
+import { merkleProof, verifyMerkleProof } from '../../shared/bitcoin/merkle';
 import { PyFloat, divToNumber, pyDumps, pyFloatRepr, pyRound } from '../../devnet/index/pyjson';
 import { IndexServer } from '../../devnet/index/server';
 import { Chain, REGTEST_GENESIS_HASH } from '../../devnet/chain/chain';

@@ -11,7 +11,9 @@ import { startDevnet, type Devnet } from '../../devnet/index';
 import { REGTEST_GENESIS_HASH } from '../../devnet/chain/chain';
 import type { FaultMode } from '../../devnet/faults';
 import { AppError, type ErrorCode } from '../../shared/errors';
-import { IndexClient, retryAfterMs, type IndexClientOptions } from '../../electron/main/blockindex/client';
+import { IndexClient } from '../../electron/main/blockindex/client';
+import type { IndexClientOptions } from '../../electron/main/blockindex/client-options';
+import { retryAfterMs } from '../../electron/main/blockindex/http-status';
 import { TestRpc } from '../support/rpc';
 
 let devnet: Devnet;

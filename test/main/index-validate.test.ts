@@ -7,12 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
+import { describe as describeValue, envelopeData, parseErrorBody, parseJson } from '../../electron/main/blockindex/reply-body';
 import {
-  describe as describeValue,
-  envelopeData,
   parseBlockReply,
-  parseErrorBody,
-  parseJson,
   parseTransactionReply,
   parseUtxoReply,
   validateBlock,

@@ -9,48 +9,20 @@
 // and full jitter (429: after Ratelimit-Reset).
 //
 // The index has no credentials of its own, but a proxy in front of it may have, and may quote them
-// in its errors: every text taken from a reply is redacted before it is cut (validate.ts excerpt), and
+// in its errors: every text taken from a reply is redacted before it is cut (reply-body.ts excerpt), and
 // every error a call throws passes the generic redactor once more (shared/redact.ts, #27).
 import http from 'node:http';
 import https from 'node:https';
 import { AppError } from '../../../shared/errors';
 import { redactError, redactGeneric } from '../../../shared/redact';
-import { decodeBase58Check } from '../../../shared/bitcoin/address';
-import { hostLabel, httpRequest, isLoopbackHost, MAX_INDEX_REPLY_BYTES, sleep, type HttpResponse } from '../net/http';
+import { hostLabel, httpRequest, sleep, type HttpResponse } from '../net/http';
 import type { IndexBlock, IndexTransaction, IndexUtxo } from './types';
-import {
-  badReply,
-  excerpt,
-  htmlText,
-  parseBlockReply,
-  parseErrorBody,
-  parseTransactionReply,
-  parseUtxoReply,
-} from './validate';
-
-export interface IndexClientOptions {
-  /** Base URL of the index, before `/v1/blockchain` (e.g. `https://api.bitaps.com/btc`). */
-  url: string;
-  /** Per attempt (default 20 s). */
-  timeoutMs?: number;
-  /**
-   * Client-side limit: at most `requests` requests per any `perMs` window (default 15 per 5000 ms
-   * for remote hosts as the public service allows, none for loopback hosts). null = no limit.
-   */
-  rateLimit?: { requests: number; perMs: number } | null;
-  /** Requests in flight at once; further calls wait in a FIFO queue (default 4 remote, 16 loopback). */
-  concurrency?: number;
-  /** Retries of one call on 429/502/503/504/reset/timeout (default 3). */
-  retries?: number;
-  /** Base of the exponential backoff (default 500 ms; capped at 10 s per wait). */
-  baseDelayMs?: number;
-  /** Longest wait for a 429's Ratelimit-Reset before giving up with index.rate_limited (default 60 s). */
-  maxRetryAfterMs?: number;
-  /** Entries per page of `/address/utxo` (default 5000, the real server's default maximum). */
-  utxoPageSize?: number;
-  /** Largest reply read (default MAX_INDEX_REPLY_BYTES, 64 MiB); a larger one is refused unread. */
-  maxReplyBytes?: number;
-}
+import { badReply } from './reply-body';
+import { parseBlockReply, parseTransactionReply, parseUtxoReply } from './validate';
+import { resolveIndexOptions, type IndexClientOptions, type IndexClientSettings } from './client-options';
+import { classifyReply, endpoint, type Endpoint, type Failure } from './http-status';
+import { blockPointer, checkAddress, hexHash, isP2pkhAddress } from './lookup-args';
+import { Limiter, Slots } from './throttle';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -67,43 +39,9 @@ export interface IndexClientStats {
   throttledMs: number;
 }
 
-const DEFAULT_REMOTE_LIMIT = { requests: 15, perMs: 5000 };
 const MAX_BACKOFF_MS = 10_000;
-/** Spec §8: wait this long after a 429 without Ratelimit-Reset. */
-const RATE_LIMIT_FALLBACK_MS = 5000;
-const HEX64 = /^[0-9a-fA-F]{64}$/;
-
-type Kind = 'block' | 'transaction' | 'address';
-
-interface Endpoint {
-  kind: Kind;
-  /** What was asked for, for messages ("height 5", "hash 00ab…", "address bcrt1…"). */
-  what: string;
-  /** Path below the base URL, segments encoded. */
-  path: string;
-  /** For messages: "GET /v1/blockchain/block/5". */
-  label: string;
-}
-
-/** The outcome of one attempt that did not produce a reply to validate. */
-interface Failure {
-  error: AppError;
-  retry: boolean;
-  /** Server-requested wait before the next attempt (429). */
-  waitMs?: number;
-}
-
-/** The options in effect after defaults (for logs and diagnostics). */
-export interface IndexClientSettings {
-  url: string;
-  timeoutMs: number;
-  rateLimit: { requests: number; perMs: number } | null;
-  concurrency: number;
-  retries: number;
-  baseDelayMs: number;
-  maxRetryAfterMs: number;
-  utxoPageSize: number;
-}
+/** Entries from which a short `address/utxo` page is still followed by the next page (see addressUtxo). */
+const SHORT_PAGE_PROBE = 100;
 
 export class IndexClient {
   readonly stats: IndexClientStats = { requests: 0, retries: 0, rateLimited: 0, throttledMs: 0 };
@@ -127,56 +65,27 @@ export class IndexClient {
   private pausedUntil = 0;
 
   constructor(options: IndexClientOptions) {
-    let url: URL;
-    try {
-      url = new URL(options.url);
-    } catch {
-      throw new AppError('input.invalid', `The index URL "${excerpt(options.url, 80)}" is not a valid URL.`, { field: 'url' });
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new AppError('input.invalid', `The index URL must start with http:// or https:// (got ${url.protocol}).`, { field: 'url' });
-    }
-    if (url.username || url.password) {
-      throw new AppError('input.invalid', 'The index URL must not contain a user name or password; the index API has no authentication.', { field: 'url' });
-    }
-    if (url.search || url.hash) {
-      throw new AppError('input.invalid', 'The index URL must not have a query (?…) or fragment (#…); give the base URL before /v1/blockchain.', { field: 'url' });
-    }
-    this.base = url;
-    this.basePath = url.pathname.replace(/\/+$/, '');
-    const loopback = isLoopbackHost(url.hostname);
-    this.timeoutMs = positive(options.timeoutMs, 20_000, 'timeoutMs');
-    this.maxReplyBytes = positiveInt(options.maxReplyBytes, MAX_INDEX_REPLY_BYTES, 'maxReplyBytes');
-    this.retries = nonNegativeInt(options.retries, 3, 'retries');
-    this.baseDelayMs = nonNegative(options.baseDelayMs, 500, 'baseDelayMs');
-    this.maxRetryAfterMs = nonNegative(options.maxRetryAfterMs, 60_000, 'maxRetryAfterMs');
-    this.utxoPageSize = positiveInt(options.utxoPageSize, 5000, 'utxoPageSize');
-    const concurrency = positiveInt(options.concurrency, loopback ? 16 : 4, 'concurrency');
-    const rate = options.rateLimit === undefined ? (loopback ? null : DEFAULT_REMOTE_LIMIT) : options.rateLimit;
-    if (rate !== null) {
-      positiveInt(rate.requests, 1, 'rateLimit.requests');
-      positive(rate.perMs, 1, 'rateLimit.perMs');
-    }
-    this.settings = Object.freeze({
-      url: `${url.origin}${this.basePath}`,
-      timeoutMs: this.timeoutMs,
-      rateLimit: rate ? { requests: rate.requests, perMs: rate.perMs } : null,
-      concurrency,
-      retries: this.retries,
-      baseDelayMs: this.baseDelayMs,
-      maxRetryAfterMs: this.maxRetryAfterMs,
-      utxoPageSize: this.utxoPageSize,
-    });
+    const { base, basePath, settings, maxReplyBytes } = resolveIndexOptions(options);
+    this.base = base;
+    this.basePath = basePath;
+    this.settings = settings;
+    this.timeoutMs = settings.timeoutMs;
+    this.maxReplyBytes = maxReplyBytes;
+    this.retries = settings.retries;
+    this.baseDelayMs = settings.baseDelayMs;
+    this.maxRetryAfterMs = settings.maxRetryAfterMs;
+    this.utxoPageSize = settings.utxoPageSize;
+    const { concurrency, rateLimit: rate } = settings;
     this.slots = new Slots(concurrency);
     this.limiter = rate ? new Limiter(rate.requests, rate.perMs) : null;
     const agentOptions = { keepAlive: true, maxSockets: concurrency };
-    this.agent = url.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+    this.agent = base.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   }
 
   /** A block by height, 64-hex hash, or 'last' (the tip). */
   async block(pointer: number | string, opts: CallOptions = {}): Promise<IndexBlock> {
     const p = blockPointer(pointer);
-    const ep = this.endpoint('block', p.what, `block/${encodeURIComponent(p.segment)}`);
+    const ep = endpoint('block', p.what, `block/${encodeURIComponent(p.segment)}`);
     const block = await this.call(ep, opts, parseBlockReply);
     if (p.height !== undefined && block.height !== p.height) {
       throw badReply(ep.label, `it holds the block at height ${block.height}, not ${p.height}`);
@@ -190,7 +99,7 @@ export class IndexClient {
   /** A transaction by txid (64 hex). The index looks transactions up by txid, not wtxid (spec §3). */
   async transaction(hash: string, opts: CallOptions = {}): Promise<IndexTransaction> {
     const txid = hexHash(hash, 'transaction id');
-    const ep = this.endpoint('transaction', txid, `transaction/${txid}`);
+    const ep = endpoint('transaction', txid, `transaction/${txid}`);
     const tx = await this.call(ep, opts, parseTransactionReply);
     if (tx.txId !== txid) throw badReply(ep.label, `it holds transaction ${tx.txId}, not ${txid}`);
     return tx;
@@ -211,15 +120,13 @@ export class IndexClient {
    * with `type=P2PKH`, and a "PUBKEY" entry from a server that ignores the parameter is dropped.
    */
   async addressUtxo(address: string, opts: CallOptions = {}): Promise<IndexUtxo[]> {
-    if (typeof address !== 'string' || !/^[A-Za-z0-9]{14,100}$/.test(address)) {
-      throw new AppError('input.invalid', `"${excerpt(String(address), 40)}" is not an address (expected 14–100 letters and digits).`, { field: 'address' });
-    }
+    checkAddress(address);
     const all: IndexUtxo[] = [];
     const seen = new Set<string>();
     const typeParam = isP2pkhAddress(address) ? '&type=P2PKH' : '';
     for (let page = 1; ; page++) {
       const query = `?limit=${this.utxoPageSize}&page=${page}${typeParam}`;
-      const ep = this.endpoint('address', address, `address/utxo/${encodeURIComponent(address)}`, query);
+      const ep = endpoint('address', address, `address/utxo/${encodeURIComponent(address)}`, query);
       const list = await this.call(ep, opts, parseUtxoReply);
       let fresh = 0;
       for (const u of list) {
@@ -260,11 +167,6 @@ export class IndexClient {
   }
 
   // ---------- pipeline ----------
-
-  private endpoint(kind: Kind, what: string, rel: string, query = ''): Endpoint {
-    const path = `/v1/blockchain/${rel}${query}`;
-    return { kind, what, path, label: `GET ${path}` };
-  }
 
   private async call<T>(ep: Endpoint, opts: CallOptions, parse: (body: string, label: string) => T): Promise<T> {
     const own = new AbortController();
@@ -329,289 +231,13 @@ export class IndexClient {
     } finally {
       this.limiter?.finish();
     }
-    return this.classify(ep, res, attempt);
-  }
-
-  private classify(ep: Endpoint, res: HttpResponse, attempt: number): { body: string } | Failure {
-    const { status, body } = res;
-    if (status === 200) return { body }; // parsed once, by the caller's validator
-    const where = hostLabel(this.base);
-    const err = parseErrorBody(body);
-    const serverSays = err ? `error_code ${err.error_code}: ${excerpt(err.message, 120)}` : null;
-    const detail = { status, endpoint: ep.label, ...(err ? { errorCode: err.error_code, serverMessage: excerpt(err.message, 200) } : {}) };
-    if (status === 429) {
-      this.stats.rateLimited++;
-      // Without Ratelimit-Reset/Retry-After: 5 s (spec §8), doubling per attempt, never beyond maxRetryAfterMs.
-      const waitMs = retryAfterMs(res.headers) ?? Math.min(this.maxRetryAfterMs, RATE_LIMIT_FALLBACK_MS * 2 ** attempt);
-      const error = new AppError(
-        'index.rate_limited',
-        `The index is rate-limiting us (HTTP 429); try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s or raise its limit.`,
-        { status, endpoint: ep.label },
-        waitMs,
-      );
-      if (waitMs > this.maxRetryAfterMs) return { error, retry: false };
-      return { error, retry: true, waitMs: waitMs + Math.random() * Math.min(250, waitMs * 0.1 + 1) };
-    }
-    // A bitaps-style index has no authentication (spec §1): a login or a refusal comes from something
-    // in front of it (a proxy, a firewall) or from another service at that URL.
-    if (status === 401) {
-      return {
-        error: new AppError('index.unauthorized', `The index at ${where} asks for a login (HTTP 401). A bitaps-style index needs none and Spyglass sends none: the URL may lead to a proxy that wants one, or to another service. Check the index URL.`, detail),
-        retry: false,
-      };
-    }
-    if (status === 403) {
-      return {
-        error: new AppError('index.forbidden', `The index at ${where} refused this computer (HTTP 403). A proxy or firewall in front of it may allow only some addresses: allow this computer there, or check the index URL.`, detail),
-        retry: false,
-      };
-    }
-    if (status === 404 && err) {
-      return { error: new AppError('index.not_found', notFoundMessage(ep), detail), retry: false };
-    }
-    if (status === 400) {
-      const reason = err ? excerpt(err.message, 120) : nonJsonSummary(body);
-      return { error: new AppError('index.invalid', `The index rejected the ${ep.kind === 'block' ? 'block pointer' : ep.kind === 'transaction' ? 'transaction id' : 'address'} ${ep.what}: ${reason}.`, detail), retry: false };
-    }
-    if (status === 404) {
-      return {
-        error: new AppError('index.http', `The server at ${where} has no ${ep.path.replace(/\/[^/]*$/, '/…')} endpoint (HTTP 404: ${nonJsonSummary(body)}). Check the index URL: it should be the part before /v1/blockchain.`, detail),
-        retry: false,
-      };
-    }
-    const retry = status === 502 || status === 503 || status === 504;
-    const what = serverSays ?? nonJsonSummary(body);
-    const error = new AppError('index.http', `The index at ${where} answered HTTP ${status}${reasonPhrase(status)} to ${ep.label} (${what}).${retry ? ' It or a proxy in front of it may be overloaded or restarting.' : ''}`, detail);
-    return { error, retry };
+    if (res.status === 429) this.stats.rateLimited++;
+    return classifyReply(ep, res, attempt, hostLabel(this.base), this.maxRetryAfterMs);
   }
 
   private cancelled(): AppError {
     return this.closed
       ? new AppError('cancelled', 'The request to the index was cancelled: the index client was closed.')
       : new AppError('cancelled', 'The request to the index was cancelled.');
-  }
-}
-
-// ---------- helpers ----------
-
-function positive(v: number | undefined, dflt: number, name: string): number {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new AppError('input.invalid', `IndexClient option ${name} must be a positive number.`, { field: name });
-  return v;
-}
-
-function positiveInt(v: number | undefined, dflt: number, name: string): number {
-  const n = positive(v, dflt, name);
-  if (!Number.isInteger(n)) throw new AppError('input.invalid', `IndexClient option ${name} must be a whole number.`, { field: name });
-  return n;
-}
-
-function nonNegative(v: number | undefined, dflt: number, name: string): number {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new AppError('input.invalid', `IndexClient option ${name} must be zero or more.`, { field: name });
-  return v;
-}
-
-function nonNegativeInt(v: number | undefined, dflt: number, name: string): number {
-  const n = nonNegative(v, dflt, name);
-  if (!Number.isInteger(n)) throw new AppError('input.invalid', `IndexClient option ${name} must be a whole number.`, { field: name });
-  return n;
-}
-
-function hexHash(hash: string, what: string): string {
-  if (typeof hash !== 'string' || !HEX64.test(hash)) {
-    throw new AppError('input.invalid', `"${excerpt(String(hash), 70)}" is not a ${what}: expected 64 hex characters.`, { field: what });
-  }
-  return hash.toLowerCase();
-}
-
-/** Block pointer: a height (number or decimal string), a 64-hex hash, or 'last'. */
-function blockPointer(pointer: number | string): { segment: string; what: string; height?: number; hash?: string } {
-  if (typeof pointer === 'number') {
-    if (!Number.isSafeInteger(pointer) || pointer < 0) {
-      throw new AppError('input.invalid', `${String(pointer)} is not a block height: expected a whole number ≥ 0.`, { field: 'block' });
-    }
-    return { segment: String(pointer), what: `at height ${pointer}`, height: pointer };
-  }
-  if (pointer === 'last') return { segment: 'last', what: 'last' };
-  if (typeof pointer === 'string' && /^(0|[1-9][0-9]{0,10})$/.test(pointer)) {
-    const height = Number(pointer);
-    return { segment: pointer, what: `at height ${height}`, height };
-  }
-  if (typeof pointer === 'string' && HEX64.test(pointer)) {
-    const hash = pointer.toLowerCase();
-    return { segment: hash, what: `with hash ${hash}`, hash };
-  }
-  throw new AppError('input.invalid', `"${excerpt(String(pointer), 70)}" is not a block pointer: expected a height, a 64-hex block hash or 'last'.`, { field: 'block' });
-}
-
-function notFoundMessage(ep: Endpoint): string {
-  switch (ep.kind) {
-    case 'block':
-      return ep.what === 'last' ? 'The index has no blocks yet.' : `The index has no block ${ep.what}. Its chain may be shorter (still syncing?) or it serves another network.`;
-    case 'transaction':
-      return `The index has no transaction ${ep.what}. It may not be broadcast yet, or the index serves another network.`;
-    case 'address':
-      return `The index has no address ${ep.what}.`;
-  }
-}
-
-/** A short account of a non-JSON (or non-bitaps) error body. */
-function nonJsonSummary(body: string): string {
-  if (body.trim() === '') return 'empty body';
-  if (/^\s*</.test(body)) return `an HTML page, probably from a proxy: "${excerpt(htmlText(body), 80)}"`;
-  return `"${excerpt(body, 80)}"`;
-}
-
-function reasonPhrase(status: number): string {
-  const text = http.STATUS_CODES[status];
-  return text ? ` (${text})` : '';
-}
-
-/**
- * Milliseconds to wait from `Ratelimit-Reset` (seconds until the window resets; a value that looks
- * like a UNIX time is read as one) or `Retry-After` (seconds or an HTTP date). undefined when absent.
- */
-export function retryAfterMs(headers: http.IncomingHttpHeaders, nowMs = Date.now()): number | undefined {
-  const one = (h: string | string[] | undefined): string | undefined => (Array.isArray(h) ? h[0] : h)?.trim();
-  const reset = one(headers['ratelimit-reset']);
-  if (reset !== undefined && /^\d+(\.\d+)?$/.test(reset)) {
-    const n = Number(reset);
-    return n > 1e9 ? Math.max(0, n * 1000 - nowMs) : n * 1000;
-  }
-  const after = one(headers['retry-after']);
-  if (after !== undefined) {
-    if (/^\d+(\.\d+)?$/.test(after)) return Number(after) * 1000;
-    const at = Date.parse(after);
-    if (Number.isFinite(at)) return Math.max(0, at - nowMs);
-  }
-  return undefined;
-}
-
-function cancelledError(): AppError {
-  return new AppError('cancelled', 'The request to the index was cancelled.');
-}
-
-interface Waiter {
-  resolve: () => void;
-  reject: (e: AppError) => void;
-}
-
-/** Waits in FIFO order; an aborted waiter leaves the queue. */
-function enqueue(queue: Waiter[], signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(cancelledError());
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = (): void => {
-      const i = queue.indexOf(waiter);
-      if (i >= 0) queue.splice(i, 1);
-      reject(cancelledError());
-    };
-    const waiter: Waiter = {
-      resolve: () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      reject,
-    };
-    queue.push(waiter);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Entries from which a short `address/utxo` page is still followed by the next page (see addressUtxo). */
-const SHORT_PAGE_PROBE = 100;
-
-/** A base58 P2PKH address (version byte 0x00 on mainnet, 0x6f on the test networks). */
-function isP2pkhAddress(address: string): boolean {
-  if (!/^[1mn]/.test(address)) return false; // no other kind of address starts so
-  const payload = decodeBase58Check(address, 21);
-  return payload !== null && payload.length === 21 && (payload[0] === 0x00 || payload[0] === 0x6f);
-}
-
-/** Concurrency cap: `limit` holders at once, the rest wait in FIFO order. */
-class Slots {
-  private active = 0;
-  private readonly queue: Waiter[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  acquire(signal?: AbortSignal): Promise<void> {
-    if (this.active < this.limit && this.queue.length === 0) {
-      if (signal?.aborted) return Promise.reject(cancelledError());
-      this.active++;
-      return Promise.resolve();
-    }
-    return enqueue(this.queue, signal);
-  }
-
-  release(): void {
-    const next = this.queue.shift();
-    if (next) next.resolve(); // the slot passes straight to the next in line
-    else this.active--;
-  }
-}
-
-/**
- * The client's own rate limit: a bucket of `capacity` tokens; each request takes one, and a token
- * comes back `perMs` after its request FINISHED. The server sees a request arrive before it
- * finishes, so consecutive requests on one token arrive at least `perMs` apart, and no window of
- * `perMs` (as the server measures it) holds more than `capacity` requests — unlike a refilling
- * bucket, which allows up to twice that across a window edge.
- */
-class Limiter {
-  /** Tokens held by requests in flight. */
-  private inFlight = 0;
-  /** performance.now() times at which used tokens come back, ascending. */
-  private returning: number[] = [];
-  private readonly queue: Waiter[] = [];
-  private timer: NodeJS.Timeout | null = null;
-
-  constructor(
-    private readonly capacity: number,
-    private readonly perMs: number,
-  ) {}
-
-  take(signal?: AbortSignal): Promise<void> {
-    if (this.queue.length === 0 && this.available(performance.now()) > 0) {
-      if (signal?.aborted) return Promise.reject(cancelledError());
-      this.inFlight++;
-      return Promise.resolve();
-    }
-    const p = enqueue(this.queue, signal);
-    this.pump();
-    return p;
-  }
-
-  close(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-  }
-
-  /** The request holding a token has finished (any outcome). */
-  finish(): void {
-    this.inFlight--;
-    this.returning.push(performance.now() + this.perMs);
-    this.pump();
-  }
-
-  private available(now: number): number {
-    while (this.returning.length > 0 && this.returning[0]! <= now) this.returning.shift();
-    return this.capacity - this.inFlight - this.returning.length;
-  }
-
-  private pump(): void {
-    const now = performance.now();
-    let free = this.available(now);
-    while (free > 0 && this.queue.length > 0) {
-      this.inFlight++;
-      free--;
-      this.queue.shift()!.resolve();
-    }
-    if (this.queue.length === 0 || this.timer || this.returning.length === 0) return;
-    // Timers can fire a little early against performance.now(); pump() re-checks and re-arms.
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.pump();
-    }, Math.max(1, Math.ceil(this.returning[0]! - now)));
   }
 }

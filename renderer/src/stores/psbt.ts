@@ -4,202 +4,28 @@
 // Nothing here needs a connection: the review works offline, only the cross-check asks the node.
 import { acceptHMRUpdate, defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type { PsbtCrosscheckReply, PsbtInputView, PsbtOutputView, PsbtReviewReply, PsbtReviewView, PsbtWarningCode, PsbtWarningView, WarningSeverity } from '../../../shared/ipc/contract';
+import type { PsbtCrosscheckReply, PsbtInputView, PsbtOutputView, PsbtReviewReply, WarningSeverity } from '../../../shared/ipc/contract';
 import type { IpcError } from '../../../shared/errors';
-import { LIMITS } from '../../../shared/limits';
 import { REVIEW_PAGE_MAX } from '../../../shared/ipc/psbt';
 import * as api from '../api/spyglass';
 import { readFileBytes } from '../lib/download';
-import { readRawTx } from '../../../shared/bitcoin/psbt/signer-answer';
+import { MAX_PSBT_FILE, MAX_PSBT_TEXT, MB, base64ToBytes, fileToPsbtText, localError, type PsbtSource } from './psbt-files';
+import { sortWarnings } from './psbt-display';
 
-/** The psbt channels accept at most this many characters of text (shared/ipc/contract.ts). */
-export const MAX_PSBT_TEXT = LIMITS.psbt.chars;
-/** A file larger than this is not read at all. */
-export const MAX_PSBT_FILE = LIMITS.psbt.chars;
-export const PSBT_MAGIC = Uint8Array.of(0x70, 0x73, 0x62, 0x74, 0xff);
-
-export type PsbtSource =
-  | { kind: 'paste'; chars: number }
-  /** Opened from a draft's page ("Open in Review PSBT"): the draft's PSBT as main exported it. */
-  | { kind: 'draft'; name: string; version: 0 | 2 }
-  | { kind: 'file' | 'drop'; name: string; size: number; binary: boolean };
-
-// ——— pure helpers (tested in test/renderer/psbt-store.test.ts) ———
-
-/** The file starts with the PSBT magic bytes: a binary .psbt, not base64 or hex text. */
-export function isBinaryPsbt(bytes: Uint8Array): boolean {
-  if (bytes.length < PSBT_MAGIC.length) return false;
-  for (let i = 0; i < PSBT_MAGIC.length; i++) if (bytes[i] !== PSBT_MAGIC[i]) return false;
-  return true;
-}
-
-/** Standard base64 with padding (btoa over chunks: a 10 MB PSBT must not overflow the call stack). */
-export function bytesToBase64(bytes: Uint8Array): string {
-  const CHUNK = 0x6000; // a multiple of 3: every chunk but the last encodes without padding
-  const parts: string[] = [];
-  for (let i = 0; i < bytes.length; i += CHUNK) {
-    const sub = bytes.subarray(i, i + CHUNK);
-    let s = '';
-    for (let j = 0; j < sub.length; j++) s += String.fromCharCode(sub[j]!);
-    parts.push(btoa(s));
-  }
-  return parts.join('');
-}
-
-/** The bytes of base64 text (main's `base64`, already checked by Core's strict decoder). */
-export function base64ToBytes(b64: string): Uint8Array {
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-/** "576 bytes", "1.4 kB", "10.2 MB" (decimal units, one decimal). */
-export function formatBytes(n: number): string {
-  if (n < 1000) return `${n} ${n === 1 ? 'byte' : 'bytes'}`;
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1)} kB`;
-  return `${(n / 1_000_000).toFixed(1)} MB`;
-}
-
-const MB = (n: number): string => `${(n / (1024 * 1024)).toFixed(1)} MB`;
-
-function localError(message: string, detail: IpcError['detail'] = {}): IpcError {
-  return { code: 'input.invalid', message, detail: { field: 'psbt', ...detail } };
-}
-
-const hexOfBytes = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-
-/** The pickers' file types: PSBTs (binary, base64, hex) and signed raw transactions (binary `.txn` or hex). */
-export const SIGNER_FILE_ACCEPT = '.psbt,.txn,.txt,.hex,.b64,.base64,application/octet-stream,text/plain';
-
-/**
- * The text of a file a signer wrote: a binary PSBT → base64; a binary raw transaction (a `.txn`) →
- * hex (main recognises it as a transaction); else UTF-8 text (base64 or hex), BOM removed.
- */
-export function fileToPsbtText(bytes: Uint8Array, name: string): { ok: true; text: string; binary: boolean } | { ok: false; error: IpcError } {
-  if (!isBinaryPsbt(bytes) && readRawTx(bytes)) return { ok: true, text: hexOfBytes(bytes), binary: true };
-  if (isBinaryPsbt(bytes)) {
-    const b64Length = 4 * Math.ceil(bytes.length / 3);
-    if (b64Length > MAX_PSBT_TEXT) {
-      return { ok: false, error: localError(`“${name}” is a binary PSBT of ${MB(bytes.length)}; as base64 it would be ${MB(b64Length)}, above the ${MB(MAX_PSBT_TEXT)} Spyglass accepts.`, { limit: MAX_PSBT_TEXT }) };
-    }
-    return { ok: true, text: bytesToBase64(bytes), binary: true };
-  }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    text = '\u0000';
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000e-\u001f\u007f]/.test(text)) {
-    const head = Array.from(bytes.subarray(0, 5), (b) => b.toString(16).padStart(2, '0')).join(' ');
-    return {
-      ok: false,
-      error: localError(`“${name}” is not a PSBT or a signed transaction: a binary PSBT starts with the bytes 70 73 62 74 ff (“psbt” and 0xff), this file starts with ${head || 'nothing'}; it is no raw transaction, and not base64 or hex text either.`),
-    };
-  }
-  return { ok: true, text, binary: false };
-}
-
-/**
- * Core's compact JSON indented for reading. Only whitespace is added between tokens: every string
- * and number stays exactly as Core wrote it (0.00100000 is not turned into 0.001).
- */
-export function indentJson(text: string, indent = '  '): string {
-  const out: string[] = [];
-  let depth = 0;
-  let i = 0;
-  const n = text.length;
-  const newline = (): void => {
-    out.push('\n', indent.repeat(depth));
-  };
-  while (i < n) {
-    const c = text[i]!;
-    if (c === '"') {
-      let j = i + 1;
-      while (j < n && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out.push(text.slice(i, j + 1));
-      i = j + 1;
-      continue;
-    }
-    if (c === '{' || c === '[') {
-      const close = c === '{' ? '}' : ']';
-      if (text[i + 1] === close) {
-        out.push(c, close);
-        i += 2;
-        continue;
-      }
-      depth++;
-      out.push(c);
-      newline();
-    } else if (c === '}' || c === ']') {
-      depth--;
-      newline();
-      out.push(c);
-    } else if (c === ',') {
-      out.push(',');
-      newline();
-    } else if (c === ':') {
-      out.push(': ');
-    } else if (c !== ' ' && c !== '\n' && c !== '\r' && c !== '\t') {
-      let j = i;
-      while (j < n && !'{}[],:" \n\r\t'.includes(text[j]!)) j++;
-      out.push(text.slice(i, j));
-      i = j;
-      continue;
-    }
-    i++;
-  }
-  return out.join('');
-}
-
-/** Short titles of the review's warning codes (shared/bitcoin/psbt-review.ts); the message says the rest. */
-export const WARNING_TITLES: Record<PsbtWarningCode, string> = {
-  'non-witness-utxo-txid-mismatch': 'UTXO data is for another transaction',
-  'segwit-amount-mismatch': 'Input amounts disagree (segwit fee attack)',
-  'fee-negative': 'Outputs exceed inputs',
-  'fee-unknown': 'Fee unknown',
-  'fee-rate-high': 'Fee rate too high',
-  'fee-percent-high': 'Fee is a large share of the payment',
-  'sighash-nonstandard': 'Sighash other than ALL',
-  'input-not-watched': 'Inputs outside your watched set',
-  'output-to-used-address': 'Payment to a used address',
-  'dust-output': 'Dust output',
-  'unknown-fields': 'Unknown fields',
-  'proprietary-fields': 'Proprietary fields',
-  'locktime-future': 'Locktime in the future',
-  rbf: 'Replace-by-fee',
-};
-
-export const SEVERITY_LABELS: Record<WarningSeverity, string> = { danger: 'Danger', warning: 'Warning', info: 'Note' };
-
-export const SEVERITY_RANK: Record<WarningSeverity, number> = { danger: 0, warning: 1, info: 2 };
-
-/** Most severe first; the order main gave is kept within a severity. */
-export function sortWarnings(ws: readonly PsbtWarningView[]): PsbtWarningView[] {
-  return ws
-    .map((w, i) => ({ w, i }))
-    .sort((a, b) => SEVERITY_RANK[a.w.severity] - SEVERITY_RANK[b.w.severity] || a.i - b.i)
-    .map((x) => x.w);
-}
-
-/** Distinct destinations of the external outputs (by address, or script for scripts without one). */
-export function externalDestinations(r: PsbtReviewView): number {
-  return r.summary.externalDestinations;
-}
-
-/** A file name for the export: the loaded file's stem, else spyglass-<txid prefix>. */
-export function exportStem(source: PsbtSource | null, txid: string): string {
-  if (source && (source.kind === 'file' || source.kind === 'drop')) {
-    const stem = source.name.replace(/\.(psbt|txt|b64|base64|hex)$/i, '').replace(/\.(psbt|base64)$/i, '');
-    // eslint-disable-next-line no-control-regex
-    const clean = stem.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').trim();
-    if (clean !== '') return clean;
-  }
-  return `spyglass-${txid.slice(0, 12)}`;
-}
+// The store's module is where the screens and tests import these from.
+export {
+  MAX_PSBT_FILE,
+  MAX_PSBT_TEXT,
+  PSBT_MAGIC,
+  SIGNER_FILE_ACCEPT,
+  base64ToBytes,
+  bytesToBase64,
+  exportStem,
+  fileToPsbtText,
+  isBinaryPsbt,
+  type PsbtSource,
+} from './psbt-files';
+export { SEVERITY_LABELS, SEVERITY_RANK, WARNING_TITLES, externalDestinations, formatBytes, indentJson, sortWarnings } from './psbt-display';
 
 export const usePsbtStore = defineStore('psbt', () => {
   /** The paste box. */
@@ -386,7 +212,6 @@ export const usePsbtStore = defineStore('psbt', () => {
     return reply.value ? base64ToBytes(reply.value.base64) : null;
   }
 
-  /** Sets (or, when empty, removes) the `addr` label of a watched output's address. */
   /** Loads the review's rows on `side` up to row `upto` (exclusive; capped at the total), a page at a time. */
   async function loadRows(side: 'inputs' | 'outputs', upto: number): Promise<boolean> {
     const r = reply.value;
@@ -435,6 +260,7 @@ export const usePsbtStore = defineStore('psbt', () => {
     }
   }
 
+  /** Sets (or, when empty, removes) the `addr` label of a watched output's address. */
   async function setOutputLabel(address: string, text: string): Promise<boolean> {
     const label = text.trim();
     actionError.value = null;
