@@ -75,9 +75,9 @@ async function naiveRefresh(u: DevnetUrls, sample: number, profileId: string, db
   const listMs = performance.now() - t0;
 
   const t1 = performance.now();
-  const snapshotId = Number(db.prepare("INSERT INTO snapshots (profile_id, taken_at, status) VALUES (?, ?, 'ok')").run(profileId, now).lastInsertRowid);
-  const insAddress = db.prepare("INSERT OR REPLACE INTO addresses (profile_id, address, source, hidden, added_at) VALUES (?, ?, 'node', 0, ?)");
-  const insInfo = db.prepare('INSERT OR REPLACE INTO address_info (profile_id, address, info_json, fetched_at) VALUES (?, ?, ?, ?)');
+  const snapshotId = Number(db.prepare("INSERT INTO snapshots (profile_id, node_wallet, taken_at, status) VALUES (?, ?, ?, 'ok')").run(profileId, WALLET, now).lastInsertRowid);
+  const insAddress = db.prepare("INSERT OR REPLACE INTO addresses (profile_id, node_wallet, address, source, hidden, added_at) VALUES (?, ?, ?, 'node', 0, ?)");
+  const insInfo = db.prepare('INSERT OR REPLACE INTO address_info (profile_id, node_wallet, address, info_json, fetched_at) VALUES (?, ?, ?, ?, ?)');
   const insReceived = db.prepare('INSERT INTO snapshot_received (snapshot_id, address, amount_sats, confirmations, txids, node_label) VALUES (?, ?, ?, ?, ?, ?)');
   const insFetched = db.prepare("INSERT INTO snapshot_fetched (snapshot_id, address, source, state, fetched_at) VALUES (?, ?, 'node', 'fetched', ?)");
   const insUtxo = db.prepare('INSERT INTO snapshot_utxos (snapshot_id, address, txid, vout, amount_sats, height) VALUES (?, ?, ?, ?, ?, ?)');
@@ -87,8 +87,8 @@ async function naiveRefresh(u: DevnetUrls, sample: number, profileId: string, db
     const res = await plainRequest(`${u.indexUrl}/v1/blockchain/address/utxo/${r.address}`);
     if (res.status !== 200) throw new Error(`index address/utxo ${r.address}: HTTP ${res.status}`);
     const { data } = JSON.parse(res.text) as { data: Array<{ txId: string; vOut: number; block: number; amount: number }> };
-    insAddress.run(profileId, r.address, now);
-    insInfo.run(profileId, r.address, JSON.stringify(info), now);
+    insAddress.run(profileId, WALLET, r.address, now);
+    insInfo.run(profileId, WALLET, r.address, JSON.stringify(info), now);
     insReceived.run(snapshotId, r.address, Math.round(r.amount * 1e8), r.confirmations, JSON.stringify(r.txids), r.label);
     insFetched.run(snapshotId, r.address, now);
     for (const o of data) insUtxo.run(snapshotId, r.address, o.txId, o.vOut, o.amount, o.block);
