@@ -123,6 +123,7 @@ export class RefreshEngine {
   readonly #releaseSteps: boolean;
   readonly #writer: SnapshotWriter | null;
   readonly #writerPart: SnapshotPartWriter | null;
+  readonly #infoBatches: RefreshEngineOptions['infoBatches'] | null;
   readonly #sliceMs: number | null;
   readonly #txs: IndexTxCache;
   #running: Promise<RefreshResult> | null = null;
@@ -144,6 +145,7 @@ export class RefreshEngine {
     this.#releaseSteps = options.releaseSteps ?? true;
     this.#writer = options.writer ?? null;
     this.#writerPart = this.#writer !== null ? (options.writerPart ?? null) : null;
+    this.#infoBatches = this.#writerPart !== null ? (options.infoBatches ?? null) : null;
     this.#sliceMs = options.sliceMs === undefined ? SLICE_MS : options.sliceMs;
     this.#txs = new IndexTxCache(this.#store, this.#index, this.#now, options.genesisHash);
   }
@@ -275,25 +277,47 @@ export class RefreshEngine {
       const all = [...nodeSet, ...userAddresses];
       const stale = this.#store.staleInfo(scope, all, this.#infoMaxAgeMs, this.#now());
       await slicer.pause();
-      const { infos, count: infoCount, errors: infoErrors } = await fetchAddressInfos({
-        rpc: this.#rpc,
-        addresses: stale,
-        batchSize: this.#infoBatch,
-        callOpts,
-        log: this.#log,
-        slicer,
-        progress,
-        checkAbort,
-        send:
-          session === null
-            ? null
-            : (text) => {
-                partsSent = true;
-                return this.#writerPart!({ session, text });
-              },
-      });
+      // Asked by the writer itself (info-batches.ts): a cancel while a batch is under way there drops
+      // the parts at once, which aborts that batch (only during this step: a cancel during the write
+      // must not take the parts from the write).
+      const elsewhere = session !== null && this.#infoBatches != null ? this.#infoBatches : null;
+      const dropNow = (): void => {
+        if (session !== null) this.#writerPart!({ session, text: null }).catch(() => undefined);
+      };
+      if (elsewhere !== null) signal?.addEventListener('abort', dropNow);
+      let fetched: Awaited<ReturnType<typeof fetchAddressInfos>>;
+      try {
+        fetched = await fetchAddressInfos({
+          rpc: this.#rpc,
+          addresses: stale,
+          batchSize: this.#infoBatch,
+          callOpts,
+          log: this.#log,
+          slicer,
+          progress,
+          checkAbort,
+          send:
+            session === null
+              ? null
+              : (text) => {
+                  partsSent = true;
+                  return this.#writerPart!({ session, text });
+                },
+          elsewhere:
+            elsewhere === null || session === null
+              ? null
+              : (addresses) => {
+                  partsSent = true;
+                  return elsewhere({ session, addresses });
+                },
+        });
+      } finally {
+        signal?.removeEventListener('abort', dropNow);
+      }
+      const { infos, count: infoCount, errors: infoErrors } = fetched;
 
-      if (this.#releaseSteps) this.#release(stale.length);
+      // (Replies parsed elsewhere left nothing here to release.)
+      if (this.#releaseSteps && elsewhere === null) this.#release(stale.length);
 
       // ---- 3. tips
       endStep('tips');

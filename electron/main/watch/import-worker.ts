@@ -23,15 +23,30 @@ parentPort!.on('message', (m: ImportJobMessage) => {
     slices.set(m.id, list);
     return;
   }
+  // A big job's text and what it parsed are garbage after it, and they count in the app's resident
+  // memory: a full collection that gives the pages back (memory.ts), here, where it holds up only this
+  // thread, after the reply went out.
+  const collect = (): void => {
+    if (m.sliced === true || m.job === 'snapshot-write') collectGarbage();
+  };
+  let value: unknown;
   try {
     const request = m.sliced ? { ...(m.request as object), text: (slices.get(m.id) ?? []).join('') } : m.request;
     slices.delete(m.id);
-    parentPort!.postMessage({ id: m.id, ok: true, value: runImportJob(repo, m.job, request) });
+    value = runImportJob(repo, m.job, request);
   } catch (e) {
     parentPort!.postMessage({ id: m.id, ok: false, error: toIpcError(e) });
+    collect();
+    return;
   }
-  // A big job's text and what it parsed are garbage now, and they count in the app's resident memory:
-  // a full collection that gives the pages back (memory.ts), here, where it holds up only this thread,
-  // after the reply went out.
-  if (m.sliced === true || m.job === 'snapshot-write') collectGarbage();
+  if (value instanceof Promise) {
+    // A job that asks the network (snapshot-infos): other jobs run while it waits.
+    value.then(
+      (v: unknown) => parentPort!.postMessage({ id: m.id, ok: true, value: v }),
+      (e: unknown) => parentPort!.postMessage({ id: m.id, ok: false, error: toIpcError(e) }),
+    );
+    return;
+  }
+  parentPort!.postMessage({ id: m.id, ok: true, value });
+  collect();
 });
