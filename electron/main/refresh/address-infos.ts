@@ -73,7 +73,24 @@ export async function fetchAddressInfos(o: {
    * replies never reach this thread. Takes precedence over `rpc` and `send`.
    */
   elsewhere?: ((addresses: string[]) => Promise<InfoBatchOutcome>) | null;
+  /**
+   * With `elsewhere`: drops the parts there, which aborts the batch under way. Called at once when
+   * `callOpts.signal` aborts during this step (and only then: a cancel during the write must not take
+   * the parts from the write).
+   */
+  drop?: () => void;
 }): Promise<AddressInfos> {
+  const signal = o.callOpts.signal;
+  const drop = o.elsewhere ? o.drop : undefined;
+  if (drop) signal?.addEventListener('abort', drop);
+  try {
+    return await fetchAll(o);
+  } finally {
+    if (drop) signal?.removeEventListener('abort', drop);
+  }
+}
+
+async function fetchAll(o: Parameters<typeof fetchAddressInfos>[0]): Promise<AddressInfos> {
   const { addresses, send } = o;
   const out: AddressInfos = { infos: [], count: 0, errors: 0 };
   o.progress('addressinfo', 0, addresses.length, true);

@@ -277,44 +277,34 @@ export class RefreshEngine {
       const all = [...nodeSet, ...userAddresses];
       const stale = this.#store.staleInfo(scope, all, this.#infoMaxAgeMs, this.#now());
       await slicer.pause();
-      // Asked by the writer itself (info-batches.ts): a cancel while a batch is under way there drops
-      // the parts at once, which aborts that batch (only during this step: a cancel during the write
-      // must not take the parts from the write).
+      // Asked and parsed by the writer itself when it can (info-batches.ts), else here.
       const elsewhere = session !== null && this.#infoBatches != null ? this.#infoBatches : null;
-      const dropNow = (): void => {
-        if (session !== null) this.#writerPart!({ session, text: null }).catch(() => undefined);
-      };
-      if (elsewhere !== null) signal?.addEventListener('abort', dropNow);
-      let fetched: Awaited<ReturnType<typeof fetchAddressInfos>>;
-      try {
-        fetched = await fetchAddressInfos({
-          rpc: this.#rpc,
-          addresses: stale,
-          batchSize: this.#infoBatch,
-          callOpts,
-          log: this.#log,
-          slicer,
-          progress,
-          checkAbort,
-          send:
-            session === null
-              ? null
-              : (text) => {
-                  partsSent = true;
-                  return this.#writerPart!({ session, text });
-                },
-          elsewhere:
-            elsewhere === null || session === null
-              ? null
-              : (addresses) => {
-                  partsSent = true;
-                  return elsewhere({ session, addresses });
-                },
-        });
-      } finally {
-        signal?.removeEventListener('abort', dropNow);
-      }
-      const { infos, count: infoCount, errors: infoErrors } = fetched;
+      const { infos, count: infoCount, errors: infoErrors } = await fetchAddressInfos({
+        rpc: this.#rpc,
+        addresses: stale,
+        batchSize: this.#infoBatch,
+        callOpts,
+        log: this.#log,
+        slicer,
+        progress,
+        checkAbort,
+        send:
+          session === null
+            ? null
+            : (text) => {
+                partsSent = true;
+                return this.#writerPart!({ session, text });
+              },
+        ...(elsewhere !== null && session !== null
+          ? {
+              elsewhere: (addresses: string[]) => {
+                partsSent = true;
+                return elsewhere({ session, addresses });
+              },
+              drop: () => void this.#writerPart!({ session, text: null }).catch(() => undefined),
+            }
+          : {}),
+      });
 
       // (Replies parsed elsewhere left nothing here to release.)
       if (this.#releaseSteps && elsewhere === null) this.#release(stale.length);

@@ -1,6 +1,8 @@
 // The import worker thread: parses and writes big user inputs — BIP329 label files, "Add addresses"
 // lists, wallet files — on its own connection to the app's SQLite file (WAL: main keeps reading while
 // it writes; each job's write is one transaction), so 100,000 lines never block the main process.
+// It also writes a refresh's snapshot, and asks the node that refresh's getaddressinfo batches itself
+// (refresh/info-batches.ts: the one job that waits on the network; other jobs run meanwhile).
 // Messages: { id, slice } (a long text, in slices), then { id, job, request } in, { id, ok, value | error } out, where `error` is the IpcError of
 // the AppError the job threw (rebuilt as an AppError in main).
 import { parentPort, workerData } from 'node:worker_threads';
