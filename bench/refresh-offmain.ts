@@ -5,7 +5,8 @@
  * sent ahead), in variants run one after the other against one devnet child:
  *
  * - `parts`: the getaddressinfo replies parsed on main and sent to the worker batch by batch (what
- *   ships before the change), the engine's memory releases as they are;
+ *   ships before the change), the engine's memory releases as they are; `parts, no release`: the same
+ *   with no memory release on main;
  * - `worker`: the batches asked and parsed by the import worker (infoBatches, refresh/info-batches.ts),
  *   the releases as they are;
  * - `worker, no release`: the same with no memory release on main (releaseMemory null);
@@ -36,8 +37,8 @@ const PASSWORD = 'bench';
 const MB = 1024 * 1024;
 const PING_MS = 10;
 
-type Variant = 'parts' | 'worker' | 'worker-norelease' | 'worker-endrelease';
-const VARIANTS: Variant[] = ['parts', 'worker', 'worker-norelease', 'worker-endrelease'];
+type Variant = 'parts' | 'parts-norelease' | 'worker' | 'worker-norelease' | 'worker-endrelease';
+const VARIANTS: Variant[] = ['parts', 'parts-norelease', 'worker', 'worker-norelease', 'worker-endrelease'];
 
 interface Urls {
   rpcUrl: string;
@@ -95,7 +96,7 @@ async function appChild(arg: Urls & { variant: Variant; dataDir: string; workerF
       if (r) releases.push(Number(r[1]));
     },
   };
-  const worker = arg.variant !== 'parts';
+  const worker = arg.variant.startsWith('worker');
   const engine = new RefreshEngine({
     store,
     rpc,
@@ -106,7 +107,7 @@ async function appChild(arg: Urls & { variant: Variant; dataDir: string; workerF
     writer: (r) => imports.run('snapshot-write', r),
     writerPart: async (r) => void (await imports.run('snapshot-part', r)),
     ...(worker ? { infoBatches: (r: { session: string; addresses: string[] }) => imports.run('snapshot-infos', { ...r, rpc: rpc.handoff() }) } : {}),
-    ...(arg.variant === 'worker-norelease' ? { releaseMemory: null } : {}),
+    ...(arg.variant.endsWith('-norelease') ? { releaseMemory: null } : {}),
     ...(arg.variant === 'worker-endrelease' ? { releaseSteps: false } : {}),
   });
   let infos = 0;
