@@ -353,6 +353,8 @@ export class RefreshEngine {
         this.#store.touchSnapshot(scope, snapshotId, { takenAt, node: nodeTip, index: indexTip, received, walletState, refetched: toFetch });
         progress('write', 1, 1, true);
         diff = { newUtxos: 0, newSats: 0n, spentUtxos: 0, spentSats: 0n, newTxids: 0 };
+        // Batches whose every reply was refused left a session (and the worker's client) behind.
+        if (session !== null && partsSent) this.#writerPart!({ session, text: null }).catch(() => undefined);
       } else {
         const addresses: SnapshotAddress[] = [];
         for (const p of plan) {
