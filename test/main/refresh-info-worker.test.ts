@@ -152,6 +152,28 @@ describe('getaddressinfo asked by the import worker (snapshot-infos)', () => {
     expect(store.infoFetchedAt(pid).size).toBe(0);
   });
 
+  it('a reply the node refuses is counted and logged on this thread the same way as when asked here', async () => {
+    const foreign = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'; // a mainnet address: the regtest node refuses it
+    const warned = (): { log: typeof silentLogger; lines: string[] } => {
+      const lines: string[] = [];
+      return { lines, log: { ...silentLogger, warn: (m: string) => void lines.push(m) } };
+    };
+    const here = profile('refused here');
+    const there = profile('refused by the worker');
+    store.addAddresses(here, [foreign]);
+    store.addAddresses(there, [foreign]);
+    const h = warned();
+    const a = await new RefreshEngine({ store, rpc, index, profileId: here, wallet: 'watch', log: h.log, releaseMemory: null }).run();
+    const w = warned();
+    const b = await appEngine(there, worker, new CountingRpc(rpc), { log: w.log }).run();
+    expect(a.counts.infoErrors).toBe(1);
+    expect(b.counts).toEqual(a.counts);
+    const infoLines = (lines: string[]) => lines.filter((l) => l.startsWith('refresh: getaddressinfo '));
+    expect(infoLines(h.lines)).toHaveLength(1);
+    expect(infoLines(h.lines)[0]).toContain(foreign);
+    expect(infoLines(w.lines)).toEqual(infoLines(h.lines));
+  });
+
   it("the node's errors in the worker are the same typed errors, recorded at the same step, with no credential in them", async () => {
     const pid = profile('refused');
     const wrong = { user: devnet.auth.user, password: 'not-the-password-5f1c' };
