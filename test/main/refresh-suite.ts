@@ -25,6 +25,8 @@ import { WatchRepository } from '../../electron/main/store/watch';
 import { btcNumberToSats, RefreshEngine, type RefreshResult } from '../../electron/main/refresh/engine';
 import type { TestRpc } from '../support/rpc';
 import { CountingIndex, CountingRpc } from '../support/refresh-counting';
+import { sourceImportWorkerScript, WorkerImportRunner } from '../../electron/main/watch/import-runner';
+import { silentLogger } from '../../electron/main/log';
 
 export interface RefreshTarget {
   /** The node, for the suite's own calls (set-up and truth). */
@@ -251,5 +253,43 @@ export function defineRefreshSuite(setup: () => Promise<RefreshTarget>): void {
     const d = store.diff(before.id, r.snapshotId);
     expect(d.spentUtxos.map(key).sort()).toEqual([...gone].sort());
     expect(r.diff.spentUtxos).toBe(gone.length);
+  });
+
+  it('as the app refreshes (the import worker asks getaddressinfo, refresh/info-batches.ts): the same rows and replies, none asked on this thread', async () => {
+    const twin = (name: string): string => {
+      const pid = new ProfileRepository(db).create(
+        { name, nodeUrl: t.rpcUrl, auth: 'password', rpcUser: t.user, cookiePath: '', wallet: w.watch, indexUrl: t.follower.indexUrl },
+        { passwordStorage: 'session' },
+      ).id;
+      store.addAddresses(pid, [userAddress]);
+      return pid;
+    };
+    const held = twin('asked here');
+    const there = twin('asked by the worker');
+    const a = await new RefreshEngine({ store, rpc: rpcClient, index: indexClient, profileId: held }).run();
+    const worker = new WorkerImportRunner(sourceImportWorkerScript(), join(dir, 'spyglass.sqlite'), silentLogger);
+    const counted = new CountingRpc(rpcClient);
+    try {
+      const b = await new RefreshEngine({
+        store,
+        rpc: counted,
+        index: indexClient,
+        profileId: there,
+        writer: (r) => worker.run('snapshot-write', r),
+        writerPart: async (r) => void (await worker.run('snapshot-part', r)),
+        infoBatches: (r) => worker.run('snapshot-infos', { ...r, rpc: rpcClient.handoff() }),
+      }).run();
+      expect(counted.n('getaddressinfo')).toBe(0);
+      expect(b.counts).toEqual(a.counts);
+      expect(b.counts.infosFetched).toBe(hot.length + 1);
+      const rows = (pid: string, id: number) => store.balances(pid, id).map(({ fetchedAt: _at, ...r }) => r);
+      expect(rows(there, b.snapshotId)).toEqual(rows(held, a.snapshotId));
+      for (const addr of [...hot, userAddress]) {
+        expect(store.getInfo(there, addr)?.info, addr).toEqual(store.getInfo(held, addr)?.info);
+        expect(store.getInfo(there, addr)?.info, addr).toMatchObject({ address: addr });
+      }
+    } finally {
+      await worker.close();
+    }
   });
 }

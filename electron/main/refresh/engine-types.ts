@@ -3,6 +3,7 @@ import type { IndexClient } from '../blockindex/client';
 import type { Logger } from '../log';
 import type { RpcClient } from '../rpc/client';
 import type { SnapshotPartWriter, SnapshotWriter } from './snapshot-writer';
+import type { InfoBatchOutcome } from './address-infos';
 import type { DiffSummary, RefreshStep, Tip, WatchRepository } from '../store/watch';
 
 export type RefreshPhase = 'received' | 'addressinfo' | 'utxos' | 'write';
@@ -106,6 +107,12 @@ export interface RefreshEngineOptions {
    * them for the write), instead of being held in this thread until the write. Default: held here.
    */
   writerPart?: SnapshotPartWriter;
+  /**
+   * With `writerPart`: asks the node one batch of getaddressinfo where the parts are kept (the import
+   * worker's snapshot-infos job, info-batches.ts) and keeps its replies as the session's part, so that
+   * this thread never parses them; returns the counts and log lines. Default: asked here on `rpc`.
+   */
+  infoBatches?: (request: { session: string; addresses: string[] }) => Promise<InfoBatchOutcome>;
   /**
    * How long the engine's loops run before the event loop gets a turn (slice.ts; default SLICE_MS);
    * null: never (the bench's baseline).

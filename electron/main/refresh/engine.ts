@@ -123,6 +123,7 @@ export class RefreshEngine {
   readonly #releaseSteps: boolean;
   readonly #writer: SnapshotWriter | null;
   readonly #writerPart: SnapshotPartWriter | null;
+  readonly #infoBatches: RefreshEngineOptions['infoBatches'] | null;
   readonly #sliceMs: number | null;
   readonly #txs: IndexTxCache;
   #running: Promise<RefreshResult> | null = null;
@@ -144,6 +145,7 @@ export class RefreshEngine {
     this.#releaseSteps = options.releaseSteps ?? true;
     this.#writer = options.writer ?? null;
     this.#writerPart = this.#writer !== null ? (options.writerPart ?? null) : null;
+    this.#infoBatches = this.#writerPart !== null ? (options.infoBatches ?? null) : null;
     this.#sliceMs = options.sliceMs === undefined ? SLICE_MS : options.sliceMs;
     this.#txs = new IndexTxCache(this.#store, this.#index, this.#now, options.genesisHash);
   }
@@ -275,6 +277,8 @@ export class RefreshEngine {
       const all = [...nodeSet, ...userAddresses];
       const stale = this.#store.staleInfo(scope, all, this.#infoMaxAgeMs, this.#now());
       await slicer.pause();
+      // Asked and parsed by the writer itself when it can (info-batches.ts), else here.
+      const elsewhere = session !== null && this.#infoBatches != null ? this.#infoBatches : null;
       const { infos, count: infoCount, errors: infoErrors } = await fetchAddressInfos({
         rpc: this.#rpc,
         addresses: stale,
@@ -291,9 +295,19 @@ export class RefreshEngine {
                 partsSent = true;
                 return this.#writerPart!({ session, text });
               },
+        ...(elsewhere !== null && session !== null
+          ? {
+              elsewhere: (addresses: string[]) => {
+                partsSent = true;
+                return elsewhere({ session, addresses });
+              },
+              drop: () => void this.#writerPart!({ session, text: null }).catch(() => undefined),
+            }
+          : {}),
       });
 
-      if (this.#releaseSteps) this.#release(stale.length);
+      // (Replies parsed elsewhere left nothing here to release.)
+      if (this.#releaseSteps && elsewhere === null) this.#release(stale.length);
 
       // ---- 3. tips
       endStep('tips');
@@ -339,6 +353,8 @@ export class RefreshEngine {
         this.#store.touchSnapshot(scope, snapshotId, { takenAt, node: nodeTip, index: indexTip, received, walletState, refetched: toFetch });
         progress('write', 1, 1, true);
         diff = { newUtxos: 0, newSats: 0n, spentUtxos: 0, spentSats: 0n, newTxids: 0 };
+        // Batches whose every reply was refused left a session (and the worker's client) behind.
+        if (session !== null && partsSent) this.#writerPart!({ session, text: null }).catch(() => undefined);
       } else {
         const addresses: SnapshotAddress[] = [];
         for (const p of plan) {

@@ -63,6 +63,14 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+/**
+ * What another thread of this process needs to build a client with this client's connection and
+ * semantics (handoff()): plain data, structured-cloned in-process to a worker (the refresh's
+ * getaddressinfo batches, refresh/address-infos.ts). It carries the credentials, so it is never
+ * written, logged or put in an error.
+ */
+export type RpcHandoff = Omit<RpcClientOptions, 'readCookie'>;
+
 export type BatchEntry<T> = { ok: true; value: T } | { ok: false; error: AppError };
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -115,10 +123,14 @@ export class RpcClient {
   /** Every set of credentials this client has sent or may send (a cookie read again adds one). */
   private readonly secrets: Secrets[] = [];
   private redactor: Redactor | null = null;
+  /** The options as given, but for readCookie (handoff()). */
+  private readonly given: RpcHandoff;
   private seq = 0;
   private closed = false;
 
   constructor(options: RpcClientOptions) {
+    const { readCookie: _readCookie, ...given } = options;
+    this.given = given;
     let base: URL;
     try {
       base = new URL(options.url);
@@ -187,6 +199,15 @@ export class RpcClient {
     } catch (e) {
       throw this.redacted(e);
     }
+  }
+
+  /**
+   * The options to build the same client in another thread of this process (new RpcClient(handoff)
+   * with the same readCookie): the same URL, credentials, wallet, timeouts, batch size, warm-up
+   * retries, CA and reply limit. Handed over in-process only — it holds the password.
+   */
+  handoff(): RpcHandoff {
+    return { ...this.given, ...(this.given.warmup ? { warmup: { ...this.given.warmup } } : {}), auth: { ...this.given.auth } };
   }
 
   /** Closes the keep-alive connections; later calls fail with 'cancelled'. */

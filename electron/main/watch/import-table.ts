@@ -8,6 +8,8 @@ import type { WatchRepository } from '../store/watch';
 import { walletParseJob, walletPreviewJob, type WalletParseRequest } from '../wallet/preview';
 import { addAddressesJob, labelImportJob, type AddAddressesRequest, type LabelImportReply, type LabelImportRequest } from './import-jobs';
 import { writeSnapshotJob, writeSnapshotPart, type SnapshotPartRequest, type SnapshotWriteReply, type SnapshotWriteRequest } from '../refresh/snapshot-writer';
+import { endInfoSession, infoBatchJob, type InfoBatchRequest } from '../refresh/info-batches';
+import type { InfoBatchOutcome } from '../refresh/address-infos';
 
 export interface ImportJobs {
   labels: { request: LabelImportRequest; reply: LabelImportReply };
@@ -18,6 +20,11 @@ export interface ImportJobs {
   'snapshot-write': { request: SnapshotWriteRequest; reply: SnapshotWriteReply };
   /** A part of it sent ahead (its getaddressinfo lines, batch by batch), or the parts dropped. */
   'snapshot-part': { request: SnapshotPartRequest; reply: null };
+  /**
+   * A batch of its getaddressinfo replies asked of the node here and kept as a part
+   * (refresh/info-batches.ts): the main thread never parses them. The one job that replies later (async).
+   */
+  'snapshot-infos': { request: InfoBatchRequest; reply: InfoBatchOutcome };
 }
 export type ImportJobName = keyof ImportJobs;
 
@@ -27,7 +34,10 @@ export type ImportJobName = keyof ImportJobs;
  */
 export type ImportJobMessage = { id: number; job: ImportJobName; request: unknown; sliced?: boolean } | { id: number; slice: string };
 
-/** Runs `job`; `repo` is the writable repository of the app's SQLite file (null: only the jobs that need none run). */
+/**
+ * Runs `job`; `repo` is the writable repository of the app's SQLite file (null: only the jobs that need
+ * none run). Every job but snapshot-infos returns its reply at once; that one returns a promise.
+ */
 export function runImportJob(repo: WatchRepository | null, job: ImportJobName, request: unknown): unknown {
   const store = (): WatchRepository => {
     if (!repo) throw new AppError('internal', `The import job '${job}' needs the app's database, and this runner has none.`);
@@ -42,9 +52,17 @@ export function runImportJob(repo: WatchRepository | null, job: ImportJobName, r
       return walletPreviewJob(request as WalletParseRequest);
     case 'wallet-parse':
       return walletParseJob(request as WalletParseRequest);
-    case 'snapshot-write':
-      return writeSnapshotJob(store(), request as SnapshotWriteRequest);
-    case 'snapshot-part':
-      return writeSnapshotPart(request as SnapshotPartRequest);
+    case 'snapshot-write': {
+      const r = request as SnapshotWriteRequest;
+      if (r.session !== undefined) endInfoSession(r.session);
+      return writeSnapshotJob(store(), r);
+    }
+    case 'snapshot-part': {
+      const r = request as SnapshotPartRequest;
+      if (r.text === null) endInfoSession(r.session);
+      return writeSnapshotPart(r);
+    }
+    case 'snapshot-infos':
+      return infoBatchJob(request as InfoBatchRequest);
   }
 }

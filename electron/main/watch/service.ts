@@ -23,6 +23,7 @@ import { emptyBalanceColumns } from '../../../shared/ipc/balance-columns';
 import { OVERVIEW_FULL_ROWS } from '../../../shared/ipc/watch';
 import { RefreshEngine } from '../refresh/engine';
 import { IncrementalRefresh } from '../refresh/incremental';
+import { RpcClient } from '../rpc/client';
 import type { Logger } from '../log';
 import type { ActiveConnection, Services } from '../services';
 import type { OverviewQuery } from '../store/overview';
@@ -109,6 +110,9 @@ export class WatchService {
         writerPart: async (r) => {
           await this.#imports.run('snapshot-part', r);
         },
+        // The getaddressinfo batches asked and parsed by the import worker, with a client built from
+        // this connection's (credentials handed over in-process, never stored): not on this thread.
+        ...(conn.rpc instanceof RpcClient ? { infoBatches: (r: { session: string; addresses: string[] }) => this.#imports.run('snapshot-infos', { ...r, rpc: (conn.rpc as RpcClient).handoff() }) } : {}),
       });
       const incremental = new IncrementalRefresh({ engine, store: this.deps.repo, rpc: conn.rpc, index: conn.index, profileId, wallet, log: this.deps.log });
       this.engine = { conn, engine, incremental };
