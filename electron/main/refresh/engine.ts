@@ -61,7 +61,8 @@
 // which updates the latest snapshot in place from `listsinceblock` and falls back to this one.
 // The engine is split by responsibility: engine-types.ts (options, result), node-replies.ts (parsing
 // the node's replies), address-infos.ts (the getaddressinfo step), change-check.ts (what to look up,
-// whether anything changed), lookups.ts (the index lookups), progress.ts (errors, progress events),
+// whether anything changed), received-step.ts (the received step), lookups.ts (the index lookups and the
+// snapshot's address rows), progress.ts (errors, progress events),
 // index-tx.ts (the transaction cache), slice.ts (turns for the event loop), snapshot-text.ts +
 // snapshot-writer.ts (the write elsewhere).
 import { randomUUID } from 'node:crypto';
@@ -78,16 +79,12 @@ import {
   parseNodeTip,
   parseReceived,
   parseUnspent,
-  walletStateOf,
 } from './node-replies';
 import {
   DEFAULT_KEEP_SNAPSHOTS,
-  type AddressFetch,
   type AddressSource,
   type DiffSummary,
-  type ReceivedRecord,
   type RefreshStep,
-  type SnapshotAddress,
   type Tip,
   type WalletScope,
   type WatchRepository,
@@ -95,8 +92,9 @@ import {
 import { DEFAULT_INFO_MAX_AGE_MS, type RefreshEngineOptions, type RefreshIndex, type RefreshResult, type RefreshRpc, type RefreshRunOptions } from './engine-types';
 import { isUnchanged, mustLookUp, NO_UTXOS, type IndexTotals } from './change-check';
 import { fetchAddressInfos } from './address-infos';
+import { readReceived } from './received-step';
 import { IndexTxCache } from './index-tx';
-import { lookUpUtxos } from './lookups';
+import { lookUpUtxos, snapshotAddresses } from './lookups';
 import { cancelled, progressEmitter, toAppError } from './progress';
 import { SLICE_MS, Slicer } from './slice';
 import { snapshotText } from './snapshot-text';
@@ -227,42 +225,16 @@ export class RefreshEngine {
       checkAbort();
       // ---- 1. received (+ the node's unspent outputs)
       progress('received', 0, 1, true);
-      const prev = this.#store.latestSnapshot(scope);
-      const prevReceived = prev === null ? new Map<string, ReceivedRecord>() : this.#store.received(prev.id);
-      const prevFetch = prev === null ? new Map<string, AddressFetch>() : this.#store.fetchStates(prev.id);
-      await slicer.pause();
-      const [walletStateBefore, receivedReply] = await Promise.all([
-        this.#checkSpends ? walletStateOf(this.#rpc, callOpts, this.#log) : Promise.resolve(null),
-        // Named, without include_watchonly (no effect on descriptor wallets; removed after v30, which
-        // shifts the positions of the arguments after it): valid in every Core variant (spec §7).
-        this.#rpc.call('listreceivedbyaddress', LIST_RECEIVED_PARAMS, callOpts),
-      ]);
-      const received = parseReceived(receivedReply);
-      await slicer.pause();
-      // The state is what the snapshot's node rows are exact at (the incremental refresh lists what
-      // happened since its block, refresh/incremental.ts): asked again, and not recorded when the
-      // wallet moved while listreceivedbyaddress was read (then the next refresh is a full one).
-      const walletState = walletStateBefore !== null && (await walletStateOf(this.#rpc, callOpts, this.#log)) === walletStateBefore ? walletStateBefore : null;
-      let handled = received.length;
-      if (this.#checkSpends) {
-        const reuse =
-          walletState !== null && prev !== null && prev.walletState === walletState && received.every((r) => prevReceived.get(r.address)?.nodeUnspent != null);
-        const listed = new Set(received.map((r) => r.address));
-        if (reuse) {
-          for (const r of received) r.nodeUnspent = prevReceived.get(r.address)!.nodeUnspent;
-          // The same wallet state: the same change coins as the previous snapshot's change rows.
-          for (const r of prevReceived.values()) if (!listed.has(r.address)) received.push(r);
-        } else {
-          const reply = await this.#rpc.call('listunspent', [0], callOpts);
-          handled += Array.isArray(reply) ? reply.length : 0;
-          const unspent = parseUnspent(reply, 1);
-          for (const r of received) r.nodeUnspent = unspent.get(r.address) ?? EMPTY_NODE_UNSPENT;
-          const change = changeByAddress(reply, listed, unspent);
-          received.push(...change.values());
-          await slicer.pause();
-        }
-        spendCheck = reuse ? 'reused' : 'listunspent';
-      }
+      const { prev, prevReceived, prevFetch, received, walletState, handled, spendCheck: checked } = await readReceived({
+        store: this.#store,
+        scope,
+        rpc: this.#rpc,
+        checkSpends: this.#checkSpends,
+        callOpts,
+        log: this.#log,
+        slicer,
+      });
+      spendCheck = checked;
       progress('received', 1, 1, true);
       checkAbort();
 
@@ -356,25 +328,7 @@ export class RefreshEngine {
         // Batches whose every reply was refused left a session (and the worker's client) behind.
         if (session !== null && partsSent) this.#writerPart!({ session, text: null }).catch(() => undefined);
       } else {
-        const addresses: SnapshotAddress[] = [];
-        for (const p of plan) {
-          await slicer.tick();
-          if (!p.fetch) {
-            addresses.push({ address: p.address, source: p.source, state: 'carried' });
-            continue;
-          }
-          const got = lookups.get(p.address);
-          if (got === undefined || 'error' in got) {
-            addresses.push({ address: p.address, source: p.source, state: 'failed', errorCode: got?.error ?? 'internal' });
-            continue;
-          }
-          addresses.push({
-            address: p.address,
-            source: p.source,
-            state: 'fetched',
-            utxos: got.utxos.map((u) => ({ txid: u.txId, vout: u.vOut, amountSats: u.amount, height: u.block })),
-          });
-        }
+        const addresses = await snapshotAddresses(plan, lookups, slicer);
         const snapshot = { takenAt, node: nodeTip, index: indexTip, previousId: prev?.id ?? null, received, addresses, infos, walletState };
         let pruneError: string | null = null;
         if (this.#writer !== null) {

@@ -4,8 +4,10 @@ import { setMaxListeners } from 'node:events';
 import type { AppError } from '../../../shared/errors';
 import type { IndexUtxo } from '../blockindex/types';
 import type { Logger } from '../log';
+import type { AddressSource, SnapshotAddress } from '../store/watch';
 import type { RefreshIndex } from './engine-types';
 import { cancelled, toAppError } from './progress';
+import type { Slicer } from './slice';
 
 /** Index errors that concern one address; any other error ends the refresh. */
 const PER_ADDRESS_CODES: ReadonlySet<string> = new Set(['index.invalid', 'index.not_found', 'index.not_configured']);
@@ -65,4 +67,36 @@ export async function lookUpUtxos(
   if (signal?.aborted) throw cancelled();
   if (fatal !== null) throw fatal;
   return out;
+}
+
+/**
+ * The snapshot's address rows from the plan and the lookups' answers: an address not looked up keeps
+ * its UTXOs (carried), one the index refused is marked failed with its code, the rest take what the
+ * index gave.
+ */
+export async function snapshotAddresses(
+  plan: ReadonlyArray<{ address: string; source: AddressSource; fetch: boolean }>,
+  lookups: ReadonlyMap<string, LookupResult>,
+  slicer: Slicer,
+): Promise<SnapshotAddress[]> {
+  const addresses: SnapshotAddress[] = [];
+  for (const p of plan) {
+    await slicer.tick();
+    if (!p.fetch) {
+      addresses.push({ address: p.address, source: p.source, state: 'carried' });
+      continue;
+    }
+    const got = lookups.get(p.address);
+    if (got === undefined || 'error' in got) {
+      addresses.push({ address: p.address, source: p.source, state: 'failed', errorCode: got?.error ?? 'internal' });
+      continue;
+    }
+    addresses.push({
+      address: p.address,
+      source: p.source,
+      state: 'fetched',
+      utxos: got.utxos.map((u) => ({ txid: u.txId, vout: u.vOut, amountSats: u.amount, height: u.block })),
+    });
+  }
+  return addresses;
 }
