@@ -5,7 +5,7 @@
  * v0, BIP340 Schnorr for taproot). Each check says why it failed, for the verifier's report.
  */
 import { isDefinedHashtypeSignature, isValidSignatureEncoding } from '../script';
-import { hexOf, type Tx } from '../tx';
+import type { Tx } from '../tx';
 import { legacySighash, segwitV0Sighash, SighashData, taprootSighash, type SigVersion } from './sighash';
 import { derCompact, ecdsaVerify as verifyCompact, highS, rsBelowN, schnorrVerify } from './ecc';
 
@@ -93,7 +93,31 @@ export function forgetSignatureVerdicts(): void {
   verdicts.clear();
 }
 
-const ecdsaId = (hash: Uint8Array, compact: Uint8Array, pubkey: Uint8Array): string => `e${hexOf(hash)}${hexOf(compact)}${hexOf(pubkey)}`;
+let idBytes = new Uint8Array(256);
+let idCodes = new Uint16Array(130);
+
+/**
+ * A verdict's key: the kind, the key's length, then the bytes of hash, signature and key two to a
+ * UTF-16 code unit (a lone last byte as one) — one string per byte sequence, a quarter of hex's
+ * length, made without a text decoder.
+ */
+function verdictId(kind: number, hash: Uint8Array, sig: Uint8Array, sigLen: number, key: Uint8Array): string {
+  const n = hash.length + sigLen + key.length;
+  if (n > idBytes.length) {
+    idBytes = new Uint8Array(n);
+    idCodes = new Uint16Array(2 + Math.ceil(n / 2));
+  }
+  idBytes.set(hash, 0);
+  idBytes.set(sig.length === sigLen ? sig : sig.subarray(0, sigLen), hash.length);
+  idBytes.set(key, hash.length + sigLen);
+  idCodes[0] = kind;
+  idCodes[1] = key.length;
+  let k = 2;
+  for (let i = 0; i < n; i += 2) idCodes[k++] = i + 1 < n ? (idBytes[i]! << 8) | idBytes[i + 1]! : idBytes[i]!;
+  return String.fromCharCode.apply(null, idCodes.subarray(0, k) as unknown as number[]);
+}
+
+const ecdsaId = (hash: Uint8Array, compact: Uint8Array, pubkey: Uint8Array): string => verdictId(0x65, hash, compact, 64, pubkey);
 
 function remember(id: string, make: () => boolean): boolean {
   const known = verdicts.get(id);
@@ -195,7 +219,7 @@ export class TxChecker implements Checker {
     if (!this.data?.taproot) return 'the sighash cannot be computed: a spent output (UTXO) of the transaction is missing';
     const hash = taprootSighash(this.data, this.nIn, hashType, leafHash);
     if (!hash) return `the sighash cannot be computed for sighash type ${hashTypeName(hashType)}`;
-    const ok = remember(`s${hexOf(hash)}${hexOf(sig, 0, 64)}${hexOf(xonly)}`, () => schnorrVerify(sig.subarray(0, 64), hash, xonly));
+    const ok = remember(verdictId(0x73, hash, sig, 64, xonly), () => schnorrVerify(sig.subarray(0, 64), hash, xonly));
     return ok ? null : `the signature does not verify (sighash ${hashTypeName(hashType)})`;
   }
 }

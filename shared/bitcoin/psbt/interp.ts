@@ -23,7 +23,10 @@ const MAX_SCRIPT_SIZE = 10000;
 const EMPTY = new Uint8Array(0);
 const TRUE = Uint8Array.of(1);
 
-class ScriptFail extends Error {}
+/** A script failure and why (not an Error: no stack is captured — an unfinalized input fails here once per finalize). */
+class ScriptFail {
+  constructor(readonly message: string) {}
+}
 
 const fail = (why: string): never => {
   throw new ScriptFail(why);
