@@ -236,6 +236,7 @@ function signStep(provider: SolvingProvider, creator: Creator, spk: Uint8Array, 
 
 /** PushAll: the stack as a scriptSig of minimal pushes. */
 export function pushAll(values: Uint8Array[]): Uint8Array {
+  if (values.length === 0) return EMPTY; // a segwit spend's scriptSig (nothing can be written into an empty array)
   const parts: Uint8Array[] = [];
   for (const v of values) {
     if (v.length === 0) parts.push(Uint8Array.of(0));
