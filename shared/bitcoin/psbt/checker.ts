@@ -5,7 +5,7 @@
  * v0, BIP340 Schnorr for taproot). Each check says why it failed, for the verifier's report.
  */
 import { isDefinedHashtypeSignature, isValidSignatureEncoding } from '../script';
-import { hexOf, type Tx } from '../tx';
+import type { Tx } from '../tx';
 import { legacySighash, segwitV0Sighash, SighashData, taprootSighash, type SigVersion } from './sighash';
 import { derCompact, ecdsaVerify as verifyCompact, highS, rsBelowN, schnorrVerify } from './ecc';
 
@@ -15,6 +15,12 @@ export type CheckResult = string | null;
 /** BaseSignatureChecker: the script evaluator's questions. */
 export interface Checker {
   ecdsa(sig: Uint8Array, pubkey: Uint8Array, scriptCode: Uint8Array, sv: 'base' | 'v0'): CheckResult;
+  /**
+   * Whether `ecdsa` with these arguments is already known to answer null (a verdict reached
+   * before, e.g. by the PSBT's signature check): nothing is verified to answer. Optional; a
+   * checker without it knows nothing.
+   */
+  ecdsaKnownValid?(sig: Uint8Array, pubkey: Uint8Array, scriptCode: Uint8Array, sv: 'base' | 'v0'): boolean;
   schnorr(sig: Uint8Array, xonly: Uint8Array, sv: 'taproot' | 'tapscript', leafHash: Uint8Array | null): CheckResult;
   /** CheckLockTime / CheckSequence: the transaction meets after(n) / older(n). */
   checkLockTime(n: number): boolean;
@@ -87,6 +93,32 @@ export function forgetSignatureVerdicts(): void {
   verdicts.clear();
 }
 
+let idBytes = new Uint8Array(256);
+let idCodes = new Uint16Array(130);
+
+/**
+ * A verdict's key: the kind, the key's length, then the bytes of hash, signature and key two to a
+ * UTF-16 code unit (a lone last byte as one) — one string per byte sequence, a quarter of hex's
+ * length, made without a text decoder.
+ */
+function verdictId(kind: number, hash: Uint8Array, sig: Uint8Array, sigLen: number, key: Uint8Array): string {
+  const n = hash.length + sigLen + key.length;
+  if (n > idBytes.length) {
+    idBytes = new Uint8Array(n);
+    idCodes = new Uint16Array(2 + Math.ceil(n / 2));
+  }
+  idBytes.set(hash, 0);
+  idBytes.set(sig.length === sigLen ? sig : sig.subarray(0, sigLen), hash.length);
+  idBytes.set(key, hash.length + sigLen);
+  idCodes[0] = kind;
+  idCodes[1] = key.length;
+  let k = 2;
+  for (let i = 0; i < n; i += 2) idCodes[k++] = i + 1 < n ? (idBytes[i]! << 8) | idBytes[i + 1]! : idBytes[i]!;
+  return String.fromCharCode.apply(null, idCodes.subarray(0, k) as unknown as number[]);
+}
+
+const ecdsaId = (hash: Uint8Array, compact: Uint8Array, pubkey: Uint8Array): string => verdictId(0x65, hash, compact, 64, pubkey);
+
 function remember(id: string, make: () => boolean): boolean {
   const known = verdicts.get(id);
   if (known !== undefined) return known;
@@ -103,7 +135,13 @@ function remember(id: string, make: () => boolean): boolean {
 export function ecdsaVerify(sig: Uint8Array, hash: Uint8Array, pubkey: Uint8Array): boolean {
   const c = derCompact(sig);
   if (c === null) return false;
-  return remember(`e${hexOf(hash)}${hexOf(c)}${hexOf(pubkey)}`, () => verifyCompact(hash, c, pubkey));
+  return remember(ecdsaId(hash, c, pubkey), () => verifyCompact(hash, c, pubkey));
+}
+
+/** Whether ecdsaVerify(sig, hash, pubkey) was answered true already (nothing is verified here). */
+export function ecdsaKnownValid(sig: Uint8Array, hash: Uint8Array, pubkey: Uint8Array): boolean {
+  const c = derCompact(sig);
+  return c !== null && verdicts.get(ecdsaId(hash, c, pubkey)) === true;
 }
 
 /** BIP143 hashes of a transaction checked without precomputed data (Core computes them per check; the same values). */
@@ -129,14 +167,38 @@ export class TxChecker implements Checker {
     readonly data: SighashData | null,
   ) {}
 
+  /** The last script code and signature version hashed, and its sighashes by hash type (a script's signatures share them). */
+  private hashedCode: Uint8Array | null = null;
+  private hashedSv: 'base' | 'v0' = 'base';
+  private readonly hashes = new Map<number, Uint8Array>();
+
+  private sighash(scriptCode: Uint8Array, sv: 'base' | 'v0', hashType: number): Uint8Array {
+    if (scriptCode !== this.hashedCode || sv !== this.hashedSv) {
+      this.hashedCode = scriptCode;
+      this.hashedSv = sv;
+      this.hashes.clear();
+    }
+    let hash = this.hashes.get(hashType);
+    if (!hash) {
+      hash =
+        sv === 'base'
+          ? legacySighash(this.tx, this.nIn, scriptCode, hashType)
+          : segwitV0Sighash(this.data ?? bip143(this.tx), this.nIn, scriptCode, this.amount, hashType);
+      this.hashes.set(hashType, hash);
+    }
+    return hash;
+  }
+
   ecdsa(sig: Uint8Array, pubkey: Uint8Array, scriptCode: Uint8Array, sv: 'base' | 'v0'): CheckResult {
     if (sig.length === 0) return 'empty signature';
     const hashType = sig[sig.length - 1]!;
-    const hash =
-      sv === 'base'
-        ? legacySighash(this.tx, this.nIn, scriptCode, hashType)
-        : segwitV0Sighash(this.data ?? bip143(this.tx), this.nIn, scriptCode, this.amount, hashType);
+    const hash = this.sighash(scriptCode, sv, hashType);
     return ecdsaVerify(sig.subarray(0, sig.length - 1), hash, pubkey) ? null : `the signature does not verify (sighash ${hashTypeName(hashType)})`;
+  }
+
+  ecdsaKnownValid(sig: Uint8Array, pubkey: Uint8Array, scriptCode: Uint8Array, sv: 'base' | 'v0'): boolean {
+    if (sig.length === 0) return false;
+    return ecdsaKnownValid(sig.subarray(0, sig.length - 1), this.sighash(scriptCode, sv, sig[sig.length - 1]!), pubkey);
   }
 
   checkLockTime(n: number): boolean {
@@ -157,7 +219,7 @@ export class TxChecker implements Checker {
     if (!this.data?.taproot) return 'the sighash cannot be computed: a spent output (UTXO) of the transaction is missing';
     const hash = taprootSighash(this.data, this.nIn, hashType, leafHash);
     if (!hash) return `the sighash cannot be computed for sighash type ${hashTypeName(hashType)}`;
-    const ok = remember(`s${hexOf(hash)}${hexOf(sig, 0, 64)}${hexOf(xonly)}`, () => schnorrVerify(sig.subarray(0, 64), hash, xonly));
+    const ok = remember(verdictId(0x73, hash, sig, 64, xonly), () => schnorrVerify(sig.subarray(0, 64), hash, xonly));
     return ok ? null : `the signature does not verify (sighash ${hashTypeName(hashType)})`;
   }
 }

@@ -23,7 +23,10 @@ const MAX_SCRIPT_SIZE = 10000;
 const EMPTY = new Uint8Array(0);
 const TRUE = Uint8Array.of(1);
 
-class ScriptFail extends Error {}
+/** A script failure and why (not an Error: no stack is captured — an unfinalized input fails here once per finalize). */
+class ScriptFail {
+  constructor(readonly message: string) {}
+}
 
 const fail = (why: string): never => {
   throw new ScriptFail(why);
@@ -92,6 +95,30 @@ function checkSig(sig: Uint8Array, pubkey: Uint8Array, code: Uint8Array, sv: Sv,
   return true;
 }
 
+/**
+ * CHECKMULTISIG's answer "true" when it is known without its trial checks. Core's loop walks the
+ * signatures and keys from the last down, checking the encodings of each pair it visits and moving
+ * to the next signature when one verifies; it fails only on a bad encoding, or when fewer keys are
+ * left than signatures. When every signature and every key is well encoded, no visited pair can
+ * fail on encoding; and when each signature has a verdict "valid" already reached (the PSBT's
+ * signature check, ecdsaKnownValid) against a key, with these keys distinct and in the signatures'
+ * order, the loop passes: signature i is matched at the latest at its own key, so it never runs
+ * out of keys (by induction from the last signature). The loop's answer is then the same whatever
+ * the other pairs would verify to, so they need not be tried. Anything less (an empty signature, a
+ * bad encoding anywhere, a signature with no known verdict) and the loop runs as Core runs it.
+ */
+function multisigKnownToPass(sigs: Uint8Array[], keys: Uint8Array[], script: Uint8Array, sv: Sv, c: Checker): boolean {
+  if (!c.ecdsaKnownValid) return false;
+  for (const s of sigs) if (s.length === 0 || ecdsaEncodingProblem(s) !== null) return false;
+  for (const k of keys) if (pubkeyEncodingProblem(k, sv) !== null) return false;
+  let ki = keys.length - 1;
+  for (let si = sigs.length - 1; si >= 0; si--, ki--) {
+    while (ki >= si && !c.ecdsaKnownValid(sigs[si]!, keys[ki]!, script, sv)) ki--;
+    if (ki < si) return false;
+  }
+  return true;
+}
+
 /** Runs one template script over `stack` (changed in place). */
 function execTemplate(script: Uint8Array, stack: Uint8Array[], sv: Sv, c: Checker): void {
   if (script.length > MAX_SCRIPT_SIZE) fail('the script is over 10,000 bytes');
@@ -126,6 +153,7 @@ function execTemplate(script: Uint8Array, stack: Uint8Array[], sv: Sv, c: Checke
       let nSigs = m;
       let nKeys = keys.length;
       let success = true;
+      if (multisigKnownToPass(sigs, keys, script, sv, c)) nSigs = 0;
       while (success && nSigs > 0) {
         const sig = sigs[si]!;
         const enc = ecdsaEncodingProblem(sig) ?? pubkeyEncodingProblem(keys[ki]!, sv);

@@ -15,7 +15,7 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { OP_1NEGATE, solver, type TxoutType } from '../script';
 import { hexOf } from '../tx';
 import { DUMMY_CHECKER, type Checker } from './checker';
-import { concatBytes, hash160 } from './edit';
+import { bytesEqual, concatBytes, hash160 } from './edit';
 import { pushData, verifyScript } from './interp';
 import type { SolvingProvider } from './provider';
 import { addLeafHash, type SigData } from './sigdata';
@@ -62,6 +62,8 @@ const EMPTY = new Uint8Array(0);
 
 /** CreateSig: an existing signature, else a new one; records the key's origin and what is missing. */
 function createSig(creator: Creator, sd: SigData, provider: SolvingProvider, pubkey: Uint8Array, code: Uint8Array, sv: SigVersion): Uint8Array | null {
+  // sd.signatures is keyed by each signature's key id (HASH160 of its key): the key's bytes find the same entry, unhashed
+  for (const s of sd.signatures.values()) if (bytesEqual(s.pubkey, pubkey)) return s.sig;
   const id = hexOf(hash160(pubkey));
   const have = sd.signatures.get(id);
   if (have) return have.sig;
@@ -87,12 +89,15 @@ function getPubKey(provider: SolvingProvider, sd: SigData, id: string): Uint8Arr
   return provider.getPubKey(id);
 }
 
+const EMPTY_ID = hexOf(hash160(EMPTY));
+const scriptId = (s: Uint8Array | undefined): string => (s && s.length > 0 ? hexOf(hash160(s)) : EMPTY_ID);
+
 /** GetCScript: the provider's script, else the PSBT's redeem or witness script with that id. */
 function getScript(provider: SolvingProvider, sd: SigData, id: string): Uint8Array | undefined {
   const s = provider.getScript(id);
   if (s) return s;
-  if (hexOf(hash160(sd.redeemScript ?? EMPTY)) === id) return sd.redeemScript ?? EMPTY;
-  if (hexOf(hash160(sd.witnessScript ?? EMPTY)) === id) return sd.witnessScript ?? EMPTY;
+  if (scriptId(sd.redeemScript) === id) return sd.redeemScript ?? EMPTY;
+  if (scriptId(sd.witnessScript) === id) return sd.witnessScript ?? EMPTY;
   return undefined;
 }
 
@@ -231,6 +236,7 @@ function signStep(provider: SolvingProvider, creator: Creator, spk: Uint8Array, 
 
 /** PushAll: the stack as a scriptSig of minimal pushes. */
 export function pushAll(values: Uint8Array[]): Uint8Array {
+  if (values.length === 0) return EMPTY; // a segwit spend's scriptSig (nothing can be written into an empty array)
   const parts: Uint8Array[] = [];
   for (const v of values) {
     if (v.length === 0) parts.push(Uint8Array.of(0));

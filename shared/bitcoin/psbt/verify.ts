@@ -64,13 +64,16 @@ function ecdsaTarget(input: PsbtInput, spk: Uint8Array): { code: Uint8Array; sv:
   return wp.version === 1 ? 'an ECDSA signature on a taproot input' : 'an ECDSA signature on an unknown witness version';
 }
 
-/** Whether the key is one the script code checks a signature against. */
-function keyInScript(code: Uint8Array, pubkey: Uint8Array): boolean {
+/** Whether a key is one the script code checks a signature against (the script solved once for all its signatures). */
+function keysInScript(code: Uint8Array): (pubkey: Uint8Array) => boolean {
   const { type, solutions } = solver(code);
-  if (type === 'pubkeyhash') return bytesEqual(solutions[0], hash160(pubkey));
-  if (type === 'pubkey') return bytesEqual(solutions[0], pubkey);
-  if (type === 'multisig') return solutions.slice(1, -1).some((k) => bytesEqual(k, pubkey));
-  return true; // other scripts: the signature check itself decides
+  if (type === 'pubkeyhash') return (pubkey) => bytesEqual(solutions[0], hash160(pubkey));
+  if (type === 'pubkey') return (pubkey) => bytesEqual(solutions[0], pubkey);
+  if (type === 'multisig') {
+    const keys = solutions.slice(1, -1);
+    return (pubkey) => keys.some((k) => bytesEqual(k, pubkey));
+  }
+  return () => true; // other scripts: the signature check itself decides
 }
 
 function sighashMismatch(input: PsbtInput, claimed: number): string | null {
@@ -85,13 +88,16 @@ function checkInput(p: Psbt, index: number, tx: Tx, data: SighashData, out: Sign
   const add = (c: Omit<SignatureCheck, 'input'>): void => {
     out.push({ input: index, ...c });
   };
+  // What every ECDSA signature of the input signs, found once for all of them (its sighashes too, in the checker).
+  const target = utxo && input.partialSigs.size > 0 ? ecdsaTarget(input, utxo.script) : null;
+  const inScript = target && typeof target !== 'string' ? keysInScript(target.code) : null;
+  const checker = utxo ? new TxChecker(tx, index, utxo.value, data) : null;
   for (const { pubkey, sig } of input.partialSigs.values()) {
     const base = { kind: 'ecdsa' as const, pubkey: hexOf(pubkey), sighash: sig[sig.length - 1]! };
-    if (!utxo) {
+    if (!utxo || !checker || target === null) {
       add({ ...base, status: 'unverifiable', reason: 'the input has no UTXO (its sighash needs the spent output)' });
       continue;
     }
-    const target = ecdsaTarget(input, utxo.script);
     if (typeof target === 'string') {
       add({ ...base, status: target.startsWith('an ECDSA') ? 'invalid' : 'unverifiable', reason: target });
       continue;
@@ -99,9 +105,9 @@ function checkInput(p: Psbt, index: number, tx: Tx, data: SighashData, out: Sign
     const why =
       ecdsaEncodingProblem(sig) ??
       pubkeyEncodingProblem(pubkey, target.sv) ??
-      (keyInScript(target.code, pubkey) ? null : 'the key is not one the spent script checks') ??
+      (inScript!(pubkey) ? null : 'the key is not one the spent script checks') ??
       sighashMismatch(input, base.sighash) ??
-      new TxChecker(tx, index, utxo.value, data).ecdsa(sig, pubkey, target.code, target.sv);
+      checker.ecdsa(sig, pubkey, target.code, target.sv);
     add({ ...base, status: why ? 'invalid' : 'valid', ...(why ? { reason: why } : {}) });
   }
   const schnorr = (sig: Uint8Array, kind: SignatureKind, x: Uint8Array, leaf: Uint8Array | null): void => {
@@ -110,7 +116,7 @@ function checkInput(p: Psbt, index: number, tx: Tx, data: SighashData, out: Sign
       add({ ...base, status: 'unverifiable', reason: 'a spent output (UTXO) of the transaction is missing; taproot sighashes commit to all of them' });
       return;
     }
-    const why = sighashMismatch(input, base.sighash) ?? new TxChecker(tx, index, utxo!.value, data).schnorr(sig, x, leaf ? 'tapscript' : 'taproot', leaf);
+    const why = sighashMismatch(input, base.sighash) ?? checker!.schnorr(sig, x, leaf ? 'tapscript' : 'taproot', leaf);
     add({ ...base, status: why ? 'invalid' : 'valid', ...(why ? { reason: why } : {}) });
   };
   if (input.tapKeySig && input.tapKeySig.length > 0) {
