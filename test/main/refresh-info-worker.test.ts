@@ -11,72 +11,42 @@
  * Real parts: the devnet's node and index over loopback HTTP, a real SQLite file, the real import
  * worker thread (from source, through tsx). Nothing is mocked.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bech32 } from '@scure/base';
-import { startDevnet, type Devnet } from '../../devnet/index';
+import type { Devnet } from '../../devnet/index';
 import { RpcClient } from '../../electron/main/rpc/client';
-import { IndexClient } from '../../electron/main/blockindex/client';
-import { closeDatabase, openDatabase, type Database } from '../../electron/main/store/db';
-import { ProfileRepository } from '../../electron/main/store/profiles';
-import { WatchRepository } from '../../electron/main/store/watch';
+import type { IndexClient } from '../../electron/main/blockindex/client';
+import type { WatchRepository } from '../../electron/main/store/watch';
 import { RefreshEngine, type RefreshEngineOptions, type RefreshResult } from '../../electron/main/refresh/engine';
 import { infoCalls } from '../../electron/main/refresh/address-infos';
 import { infoSessions } from '../../electron/main/refresh/info-batches';
 import { snapshotPartSessions } from '../../electron/main/refresh/snapshot-writer';
-import { InlineImportRunner, sourceImportWorkerScript, WorkerImportRunner, type ImportRunner } from '../../electron/main/watch/import-runner';
+import { InlineImportRunner, type ImportRunner, type WorkerImportRunner } from '../../electron/main/watch/import-runner';
 import { silentLogger } from '../../electron/main/log';
 import { CountingRpc } from '../support/refresh-counting';
+import { startRefreshRig, syntheticAddress, type RefreshRig } from '../support/refresh-rig';
 
 /** Watched by the user: synthetic regtest p2wpkh addresses nobody pays (the index answers no UTXOs). */
 const USER_ADDRESSES = 1_600;
+const address = (i: number): string => syntheticAddress(i, 0x3c);
 
-function address(i: number): string {
-  const program = new Uint8Array(20);
-  new DataView(program.buffer).setUint32(0, i);
-  program[19] = 0x3c;
-  return bech32.encode('bcrt', [0, ...bech32.toWords(program)]);
-}
-
+let rig: RefreshRig;
 let devnet: Devnet;
-let dir: string;
-let db: Database;
 let store: WatchRepository;
 let rpc: RpcClient;
 let index: IndexClient;
 let worker: WorkerImportRunner;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ scenario: 'demo' });
-  dir = mkdtempSync(join(tmpdir(), 'spyglass-refresh-info-worker-'));
-  const dbFile = join(dir, 'spyglass.sqlite');
-  db = openDatabase(dbFile);
-  store = new WatchRepository(db);
-  rpc = new RpcClient({ url: devnet.rpcUrl, auth: devnet.auth, wallet: 'watch' });
-  index = new IndexClient({ url: devnet.indexUrl, baseDelayMs: 5 });
-  worker = new WorkerImportRunner(sourceImportWorkerScript(), dbFile, silentLogger);
+  rig = await startRefreshRig({ name: 'refresh-info-worker', userAddresses: USER_ADDRESSES, tag: 0x3c });
+  ({ devnet, store, rpc, index, worker } = rig);
 });
 
 afterAll(async () => {
-  await worker?.close();
-  rpc?.close();
-  index?.close();
-  await devnet?.close();
-  if (db) closeDatabase(db);
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await rig?.close();
 });
 
 /** A profile on the devnet's node and index, watching the same user addresses as every other here. */
-function profile(name: string): string {
-  const pid = new ProfileRepository(db).create(
-    { name, nodeUrl: devnet.rpcUrl, auth: 'password', rpcUser: devnet.auth.user, cookiePath: '', wallet: 'watch', indexUrl: devnet.indexUrl },
-    { passwordStorage: 'session' },
-  ).id;
-  store.addAddresses(pid, Array.from({ length: USER_ADDRESSES }, (_, i) => address(i)));
-  return pid;
-}
+const profile = (name: string): string => rig.profile(name);
 
 /** An engine as the app builds it (watch/service.ts) on `runner`, its node client counted; `handoff` is what the worker's client is built from. */
 function appEngine(pid: string, runner: ImportRunner, counting: CountingRpc, extra: Partial<RefreshEngineOptions> = {}, handoff = () => rpc.handoff()): RefreshEngine {

@@ -8,38 +8,23 @@
  * Real parts: the devnet's node and index over loopback HTTP, a real SQLite file, the real import
  * worker thread (from source, through tsx).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bech32 } from '@scure/base';
-import { startDevnet, type Devnet } from '../../devnet/index';
-import { RpcClient } from '../../electron/main/rpc/client';
-import { IndexClient } from '../../electron/main/blockindex/client';
-import { closeDatabase, openDatabase, type Database } from '../../electron/main/store/db';
-import { ProfileRepository } from '../../electron/main/store/profiles';
-import { WatchRepository, type NewSnapshot } from '../../electron/main/store/watch';
+import type { RpcClient } from '../../electron/main/rpc/client';
+import type { IndexClient } from '../../electron/main/blockindex/client';
+import type { NewSnapshot, WatchRepository } from '../../electron/main/store/watch';
 import { RefreshEngine, type RefreshIndex } from '../../electron/main/refresh/engine';
 import { Slicer } from '../../electron/main/refresh/slice';
 import { snapshotFromText, snapshotText } from '../../electron/main/refresh/snapshot-text';
 import { snapshotPartSessions } from '../../electron/main/refresh/snapshot-writer';
-import { InlineImportRunner, sourceImportWorkerScript, WorkerImportRunner } from '../../electron/main/watch/import-runner';
+import { InlineImportRunner, type WorkerImportRunner } from '../../electron/main/watch/import-runner';
 import { silentLogger } from '../../electron/main/log';
+import { startRefreshRig, syntheticAddress, type RefreshRig } from '../support/refresh-rig';
 
 /** Watched by the user: synthetic regtest p2wpkh addresses nobody pays (the index answers no UTXOs). */
 const USER_ADDRESSES = 3_000;
+const address = (i: number): string => syntheticAddress(i, 0xa5);
 
-function address(i: number): string {
-  const program = new Uint8Array(20);
-  new DataView(program.buffer).setUint32(0, i);
-  program[19] = 0xa5;
-  return bech32.encode('bcrt', [0, ...bech32.toWords(program)]);
-}
-
-let devnet: Devnet;
-let dir: string;
-let dbFile: string;
-let db: Database;
+let rig: RefreshRig;
 let store: WatchRepository;
 let profileId: string;
 let rpc: RpcClient;
@@ -47,28 +32,13 @@ let index: IndexClient;
 let runner: WorkerImportRunner;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ scenario: 'demo' });
-  dir = mkdtempSync(join(tmpdir(), 'spyglass-refresh-yield-'));
-  dbFile = join(dir, 'spyglass.sqlite');
-  db = openDatabase(dbFile);
-  store = new WatchRepository(db);
-  profileId = new ProfileRepository(db).create(
-    { name: 'demo', nodeUrl: devnet.rpcUrl, auth: 'password', rpcUser: devnet.auth.user, cookiePath: '', wallet: 'watch', indexUrl: devnet.indexUrl },
-    { passwordStorage: 'session' },
-  ).id;
-  store.addAddresses(profileId, Array.from({ length: USER_ADDRESSES }, (_, i) => address(i)));
-  rpc = new RpcClient({ url: devnet.rpcUrl, auth: devnet.auth, wallet: 'watch' });
-  index = new IndexClient({ url: devnet.indexUrl, baseDelayMs: 5 });
-  runner = new WorkerImportRunner(sourceImportWorkerScript(), dbFile, silentLogger);
+  rig = await startRefreshRig({ name: 'refresh-yield', userAddresses: USER_ADDRESSES, tag: 0xa5 });
+  ({ store, rpc, index, worker: runner } = rig);
+  profileId = rig.profile('demo');
 });
 
 afterAll(async () => {
-  await runner?.close();
-  rpc?.close();
-  index?.close();
-  await devnet?.close();
-  if (db) closeDatabase(db);
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await rig?.close();
 });
 
 describe('Slicer', () => {
@@ -212,14 +182,7 @@ describe('a refresh of a large watched set', () => {
 
 describe('the getaddressinfo replies sent ahead (snapshot-part), as the app refreshes', () => {
   /** A second profile on the same node and index, watching the same user addresses. */
-  function twinProfile(name: string): string {
-    const pid = new ProfileRepository(db).create(
-      { name, nodeUrl: devnet.rpcUrl, auth: 'password', rpcUser: devnet.auth.user, cookiePath: '', wallet: 'watch', indexUrl: devnet.indexUrl },
-      { passwordStorage: 'session' },
-    ).id;
-    store.addAddresses(pid, Array.from({ length: USER_ADDRESSES }, (_, i) => address(i)));
-    return pid;
-  }
+  const twinProfile = (name: string): string => rig.profile(name);
 
   it('writes the same snapshot, every reply in it, as the replies held until the write', async () => {
     const held = twinProfile('held');
