@@ -11,26 +11,11 @@
 // order, and any filter, is the model's (null here). test/main/overview-totals.test.ts compares the two.
 import type { BalanceColumns, BalanceQuery } from '../../../shared/ipc/contract';
 import type { Database } from './db';
-import { emptyColumns, fill, turn, type RawRow } from './overview-rows';
+import { emptyColumns, fill, sliceBound, TOP, turn, type RawRow } from './overview-rows';
 import { PENDING_COLUMNS_SQL } from './watch-rows';
-
-/** Above every address (text compares as UTF-8 bytes; addresses are ASCII). */
-const TOP = '\u{10FFFF}';
 
 /** Addresses per slice of the largest-balances search (one grouped range query each). */
 const TOP_SLICE = 8_000;
-
-/** The addresses of snapshot `id` its wallet has hidden (the snapshot's own profile and wallet: the partial index addresses_hidden). */
-export function hiddenAddresses(db: Database, id: number): Set<string> {
-  const rows = db
-    .prepare<{ s: number }, string>(
-      `SELECT a.address FROM addresses a JOIN snapshot_fetched f ON f.snapshot_id = @s AND f.address = a.address
-        WHERE a.profile_id = (SELECT profile_id FROM snapshots WHERE id = @s) AND a.node_wallet = (SELECT node_wallet FROM snapshots WHERE id = @s) AND a.hidden = 1`,
-    )
-    .pluck(true)
-    .all({ s: id });
-  return new Set(rows);
-}
 
 /** Whether firstAddresses serves `query` (else the model does). */
 export function servesFirst(query: BalanceQuery): boolean {
@@ -64,7 +49,7 @@ export async function firstAddresses(
   }
   // The largest balances: each slice's `keep` largest; the `keep` largest of all are among them.
   const keep = count + (query.showHidden ? 0 : hidden.size);
-  const bound = db.prepare<[number, string, number], string>('SELECT address FROM snapshot_fetched WHERE snapshot_id = ? AND address > ? ORDER BY address LIMIT 1 OFFSET ?').pluck(true);
+  const bound = sliceBound(db);
   const top = db
     .prepare<{ s: number; after: string; hi: string; keep: number }, [string, bigint]>(
       `SELECT address, SUM(amount_sats) AS bal FROM snapshot_utxos

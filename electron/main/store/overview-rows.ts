@@ -2,6 +2,7 @@
 // store/overview.ts (every row at once, or a range of addresses: the sliced read and the first page of
 // a large wallet, store/overview-first.ts) and the mapping both use.
 import type { BalanceColumns } from '../../../shared/ipc/contract';
+import type { Database } from './db';
 import { BALANCE_ROWS_FROM, PENDING_COLUMNS_SQL } from './watch-rows';
 
 export type RawRow = [
@@ -47,6 +48,29 @@ export const BALANCES_RANGE_SQL = `
                  FROM snapshot_utxos WHERE snapshot_id = @s AND address BETWEEN @lo AND @hi GROUP BY address) u ON u.address = f.address
    WHERE f.snapshot_id = @s AND f.address BETWEEN @lo AND @hi
    ORDER BY f.address`;
+
+/** Above every address (text compares as UTF-8 bytes; addresses are ASCII): the open end of a range. */
+export const TOP = '\u{10FFFF}';
+
+/**
+ * The bound of a slice of snapshot rows in address order: `.get(id, after, k)` is the (k+1)th address
+ * after `after`, or undefined past the last one.
+ */
+export function sliceBound(db: Database) {
+  return db.prepare<[number, string, number], string>('SELECT address FROM snapshot_fetched WHERE snapshot_id = ? AND address > ? ORDER BY address LIMIT 1 OFFSET ?').pluck(true);
+}
+
+/** The addresses of snapshot `id` its wallet has hidden (the snapshot's own profile and wallet: the partial index addresses_hidden). */
+export function hiddenAddresses(db: Database, id: number): Set<string> {
+  const rows = db
+    .prepare<{ s: number }, string>(
+      `SELECT a.address FROM addresses a JOIN snapshot_fetched f ON f.snapshot_id = @s AND f.address = a.address
+        WHERE a.profile_id = (SELECT profile_id FROM snapshots WHERE id = @s) AND a.node_wallet = (SELECT node_wallet FROM snapshots WHERE id = @s) AND a.hidden = 1`,
+    )
+    .pluck(true)
+    .all({ s: id });
+  return new Set(rows);
+}
 
 /** Gives the event loop a turn (a ping, an IPC call) between two slices of work. */
 export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

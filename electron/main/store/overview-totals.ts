@@ -8,13 +8,13 @@
 //   (snapshot-write.ts), moved by an incremental refresh (incremental.ts), and made on the first read
 //   of a snapshot written before schema 110 (store/overview.ts). They are of EVERY row, hidden ones
 //   included: a hide changes no stored row, and the rows not hidden are every row less the hidden
-//   ones (hiddenTotals: a handful of rows, read through the partial index of hidden addresses).
+//   ones (hiddenSums: a handful of rows, found through the partial index of hidden addresses).
 //
 // A row whose pending coins are not known (no node data, a row from before schema 98) adds nothing to
 // the pending sums and counts in `pendingUnknown`: unknown is never summed as 0.
 import type { BalanceColumns, BalanceTotals } from '../../../shared/ipc/contract';
 import type { Database } from './db';
-import { turn } from './overview-rows';
+import { hiddenAddresses, sliceBound, TOP, turn } from './overview-rows';
 import { PENDING_COLUMNS_SQL } from './watch-rows';
 
 /** The totals as sums: amounts in bigint sats. */
@@ -103,40 +103,19 @@ export function totalsOf(c: BalanceColumns, rows: ArrayLike<number>): BalanceTot
 
 type SumsRow = [addresses: bigint, received: bigint | null, balance: bigint | null, pendingTrusted: bigint | null, pendingUntrusted: bigint | null, pendingUnknown: bigint | null, utxos: bigint | null];
 
-/** Sums of the rows selected by `rowsSql` (columns rec, bal, cnt, pending_trusted, pending_untrusted, unknown). */
-const sumsSql = (rowsSql: string): string =>
-  `SELECT COUNT(*), SUM(rec), SUM(bal), SUM(pending_trusted), SUM(pending_untrusted), SUM(unknown), SUM(cnt) FROM (${rowsSql})`;
-
-/** A row's pending columns (PENDING_COLUMNS_SQL) and whether they are unknown — of `r`, its received entry. */
-const ROW_PENDING = `${PENDING_COLUMNS_SQL}, (r.node_unspent_sats IS NULL OR r.node_pending IS NULL) AS unknown`;
-
 /**
- * The rows of snapshot @s from address @lo to @hi (both included), as the overview reads them: the
+ * The sums of the rows of snapshot @s from address @lo to @hi (both included), as the overview reads
+ * them (a row's pending columns are PENDING_COLUMNS_SQL; `unknown` when they are not known): the
  * primary key of snapshot_fetched and the covering snapshot_utxos_address index serve the range.
  */
-const RANGE_SUMS_SQL = sumsSql(`
-  SELECT r.amount_sats AS rec, u.bal, u.cnt, ${ROW_PENDING}
-    FROM snapshot_fetched f
-    LEFT JOIN snapshot_received r ON r.snapshot_id = f.snapshot_id AND r.address = f.address
-    LEFT JOIN (SELECT address, SUM(amount_sats) AS bal, COUNT(*) AS cnt
-                 FROM snapshot_utxos WHERE snapshot_id = @s AND address BETWEEN @lo AND @hi GROUP BY address) u ON u.address = f.address
-   WHERE f.snapshot_id = @s AND f.address BETWEEN @lo AND @hi`);
-
-/** The rows of snapshot @s whose address its wallet has hidden (the partial index addresses_hidden). */
-const HIDDEN_SUMS_SQL = sumsSql(`
-  SELECT r.amount_sats AS rec,
-         (SELECT SUM(amount_sats) FROM snapshot_utxos x WHERE x.snapshot_id = @s AND x.address = f.address) AS bal,
-         (SELECT COUNT(*) FROM snapshot_utxos x WHERE x.snapshot_id = @s AND x.address = f.address) AS cnt,
-         ${ROW_PENDING}
-    FROM addresses a
-    JOIN snapshot_fetched f ON f.snapshot_id = @s AND f.address = a.address
-    LEFT JOIN snapshot_received r ON r.snapshot_id = f.snapshot_id AND r.address = f.address
-   WHERE a.profile_id = (SELECT profile_id FROM snapshots WHERE id = @s)
-     AND a.node_wallet = (SELECT node_wallet FROM snapshots WHERE id = @s)
-     AND a.hidden = 1`);
-
-/** Above every address (text compares as UTF-8 bytes; addresses are ASCII). */
-const TOP = '\u{10FFFF}';
+const RANGE_SUMS_SQL = `
+  SELECT COUNT(*), SUM(rec), SUM(bal), SUM(pending_trusted), SUM(pending_untrusted), SUM(unknown), SUM(cnt) FROM (
+    SELECT r.amount_sats AS rec, u.bal, u.cnt, ${PENDING_COLUMNS_SQL}, (r.node_unspent_sats IS NULL OR r.node_pending IS NULL) AS unknown
+      FROM snapshot_fetched f
+      LEFT JOIN snapshot_received r ON r.snapshot_id = f.snapshot_id AND r.address = f.address
+      LEFT JOIN (SELECT address, SUM(amount_sats) AS bal, COUNT(*) AS cnt
+                   FROM snapshot_utxos WHERE snapshot_id = @s AND address BETWEEN @lo AND @hi GROUP BY address) u ON u.address = f.address
+     WHERE f.snapshot_id = @s AND f.address BETWEEN @lo AND @hi)`;
 
 function toSums(r: SumsRow): Sums {
   return {
@@ -150,21 +129,28 @@ function toSums(r: SumsRow): Sums {
   };
 }
 
+/** RANGE_SUMS_SQL prepared: `.get({ s, lo, hi })`. */
+const rangeQuery = (db: Database) => db.prepare<[{ s: number; lo: string; hi: string }], SumsRow>(RANGE_SUMS_SQL).safeIntegers(true).raw(true);
+
 /** The sums of snapshot `id`'s rows from address `lo` to `hi` (both included; all of them by default). */
 export function rangeSums(db: Database, id: number, lo = '', hi = TOP): Sums {
-  return toSums(db.prepare<[{ s: number; lo: string; hi: string }], SumsRow>(RANGE_SUMS_SQL).safeIntegers(true).raw(true).get({ s: id, lo, hi })!);
+  return toSums(rangeQuery(db).get({ s: id, lo, hi })!);
 }
 
 /** The sums of the rows of snapshot `id` for `addresses` (each counted once; one not in the snapshot adds nothing). */
 export function addressSums(db: Database, id: number, addresses: Iterable<string>): Sums {
+  const q = rangeQuery(db);
   let s = NO_SUMS;
-  for (const a of new Set(addresses)) s = plus(s, rangeSums(db, id, a, a));
+  for (const a of new Set(addresses)) s = plus(s, toSums(q.get({ s: id, lo: a, hi: a })!));
   return s;
 }
 
-/** The sums of the rows of snapshot `id` its wallet has hidden (the snapshot's own profile and wallet only). */
-export function hiddenSums(db: Database, id: number): Sums {
-  return toSums(db.prepare<[{ s: number }], SumsRow>(HIDDEN_SUMS_SQL).safeIntegers(true).raw(true).get({ s: id })!);
+/**
+ * The sums of the rows of snapshot `id` its wallet has hidden (the snapshot's own profile and wallet
+ * only): `hidden` when the caller has read them already (hiddenAddresses).
+ */
+export function hiddenSums(db: Database, id: number, hidden: ReadonlySet<string> = hiddenAddresses(db, id)): Sums {
+  return addressSums(db, id, hidden);
 }
 
 type StoredRow = [addresses: bigint, received: bigint, balance: bigint, pendingTrusted: bigint, pendingUntrusted: bigint, pendingUnknown: bigint, utxos: bigint];
@@ -199,13 +185,14 @@ const SUM_SLICE = 2_500;
  * slices would be of two versions. `slice`: addresses per slice (at least 2; tests make it small).
  */
 export async function sumInSlices(db: Database, id: number, same: () => boolean, slice = SUM_SLICE): Promise<Sums | null> {
-  const bound = db.prepare<[number, string, number], string>('SELECT address FROM snapshot_fetched WHERE snapshot_id = ? AND address > ? ORDER BY address LIMIT 1 OFFSET ?').pluck(true);
+  const bound = sliceBound(db);
+  const range = rangeQuery(db);
   const first = db.prepare<[number], string>('SELECT MIN(address) FROM snapshot_fetched WHERE snapshot_id = ?').pluck(true);
   let s = NO_SUMS;
   for (let lo = first.get(id) ?? null; lo !== null; ) {
     // The slice: lo and the `slice - 1` addresses after it (or every one left).
     const hi = bound.get(id, lo, slice - 2) ?? TOP;
-    s = plus(s, rangeSums(db, id, lo, hi));
+    s = plus(s, toSums(range.get({ s: id, lo, hi })!));
     if (hi === TOP) break;
     lo = bound.get(id, hi, 0) ?? null;
     if (lo === null) break;

@@ -10,9 +10,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { BalanceColumns, BalancePage, BalanceQuery, BalanceTotals } from '../../../shared/ipc/contract';
 import type { Database } from './db';
-import { firstAddresses, hiddenAddresses, rowsOf, servesFirst } from './overview-first';
+import { firstAddresses, rowsOf, servesFirst } from './overview-first';
 import { OverviewModel } from './overview-model';
-import { BALANCES_RANGE_SQL, BALANCES_SQL, emptyColumns, fill, turn, type RawRow } from './overview-rows';
+import { BALANCES_RANGE_SQL, BALANCES_SQL, emptyColumns, fill, hiddenAddresses, turn, type RawRow } from './overview-rows';
 import { hiddenSums, minus, rangeSums, storedSums, storeSums, sumInSlices, totalsOf, wireTotals, type Sums } from './overview-totals';
 
 export interface OverviewRows {
@@ -153,7 +153,7 @@ export class OverviewQuery {
     const addresses = await firstAddresses(this.#db, snapshotId, query, count, hidden, same);
     const rows = addresses === null || !same() ? null : rowsOf(this.#db, profileId, snapshotId, addresses, indexTip, typeOf);
     if (rows === null) return null;
-    const hiddenRows = hiddenSums(this.#db, snapshotId);
+    const hiddenRows = hiddenSums(this.#db, snapshotId, hidden);
     const shown = wireTotals(minus(all, hiddenRows));
     const allTotals = wireTotals(all);
     return {
