@@ -38,21 +38,22 @@ export function infoCalls(addresses: readonly string[]): Array<{ method: string;
   return addresses.map((a) => ({ method: 'getaddressinfo', params: [a] }));
 }
 
-/** What to log of a reply the node refused or that is not an object. */
-function infoWarning(address: string, r: BatchEntry<unknown>): string {
-  return `refresh: getaddressinfo ${address}: ${r.ok ? 'not an object' : `${r.error.code} ${r.error.message}`}`;
+/** One reply: the info to store, or what to log of a reply the node refused or that is not an object. */
+function infoOf(address: string, r: BatchEntry<unknown>): { info: { address: string; infoJson: string } } | { warning: string } {
+  if (r.ok && isRecord(r.value)) return { info: { address, infoJson: JSON.stringify(r.value) } };
+  return { warning: `refresh: getaddressinfo ${address}: ${r.ok ? 'not an object' : `${r.error.code} ${r.error.message}`}` };
 }
 
 /** A batch's replies as snapshot lines (one per good reply), where the batch was asked. */
 export function infoBatchLines(chunk: readonly string[], replies: ReadonlyArray<BatchEntry<unknown>>): InfoBatchOutcome & { lines: string[] } {
   const out = { count: 0, warnings: [] as string[], lines: [] as string[] };
   for (let j = 0; j < replies.length; j++) {
-    const r = replies[j]!;
-    const address = chunk[j]!;
-    if (r.ok && isRecord(r.value)) {
+    const got = infoOf(chunk[j]!, replies[j]!);
+    if ('warning' in got) out.warnings.push(got.warning);
+    else {
       out.count++;
-      out.lines.push(snapshotInfoLine({ address, infoJson: JSON.stringify(r.value) }));
-    } else out.warnings.push(infoWarning(address, r));
+      out.lines.push(snapshotInfoLine(got.info));
+    }
   }
   return out;
 }
@@ -105,16 +106,14 @@ async function fetchAll(o: Parameters<typeof fetchAddressInfos>[0]): Promise<Add
       const replies = await o.rpc.batch(infoCalls(chunk), o.callOpts);
       const lines: string[] = [];
       for (let j = 0; j < replies.length; j++) {
-        const r = replies[j]!;
-        const address = chunk[j]!;
-        if (r.ok && isRecord(r.value)) {
-          out.count++;
-          const info = { address, infoJson: JSON.stringify(r.value) };
-          if (send !== null) lines.push(snapshotInfoLine(info));
-          else out.infos.push(info);
-        } else {
+        const got = infoOf(chunk[j]!, replies[j]!);
+        if ('warning' in got) {
           out.errors++;
-          o.log.warn(infoWarning(address, r));
+          o.log.warn(got.warning);
+        } else {
+          out.count++;
+          if (send !== null) lines.push(snapshotInfoLine(got.info));
+          else out.infos.push(got.info);
         }
         await o.slicer.tick();
       }

@@ -98,6 +98,7 @@ export class WatchService {
       // The connection's wallet, fixed for its engines: a refresh still running when the user switches
       // wallets writes to the wallet it started on, never to the one switched to.
       const { profileId, wallet } = walletOf(conn);
+      const rpc = conn.rpc;
       const engine = new RefreshEngine({
         store: this.deps.repo,
         rpc: conn.rpc,
@@ -112,7 +113,7 @@ export class WatchService {
         },
         // The getaddressinfo batches asked and parsed by the import worker, with a client built from
         // this connection's (credentials handed over in-process, never stored): not on this thread.
-        ...(conn.rpc instanceof RpcClient ? { infoBatches: (r: { session: string; addresses: string[] }) => this.#imports.run('snapshot-infos', { ...r, rpc: (conn.rpc as RpcClient).handoff() }) } : {}),
+        ...(rpc instanceof RpcClient ? { infoBatches: (r: { session: string; addresses: string[] }) => this.#imports.run('snapshot-infos', { ...r, rpc: rpc.handoff() }) } : {}),
       });
       const incremental = new IncrementalRefresh({ engine, store: this.deps.repo, rpc: conn.rpc, index: conn.index, profileId, wallet, log: this.deps.log });
       this.engine = { conn, engine, incremental };
