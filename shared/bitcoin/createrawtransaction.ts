@@ -14,6 +14,7 @@ import { U_NULL, UTYPE_NAME, uGet, type UValue, type UType } from '../json';
 import type { Network } from './networks';
 import { decodeDestination } from './address';
 import { fromHex, isHex, toHex } from './hex';
+import { SEQUENCE_FINAL } from './locktime';
 
 export interface CreateRawTransactionArgs {
   inputs: UValue;
@@ -33,7 +34,6 @@ const RPC_TYPE_ERROR = -3;
 const RPC_INVALID_ADDRESS_OR_KEY = -5;
 const RPC_INVALID_PARAMETER = -8;
 
-const SEQUENCE_FINAL = 0xffffffff;
 const MAX_SEQUENCE_NONFINAL = 0xfffffffe;
 const MAX_BIP125_RBF_SEQUENCE = 0xfffffffd;
 const LOCKTIME_MAX = 0xffffffffn;

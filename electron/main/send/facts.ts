@@ -7,6 +7,7 @@ import { AppError } from '../../../shared/errors';
 import { nodeCoreVersion, type CoreVersion, type WalletDescriptor } from '../../../shared/bitcoin/psbt';
 import type { FeePresetId } from '../../../shared/ipc/send';
 import type { ActiveConnection } from '../services';
+import { decodeOlder } from '../../../shared/bitcoin/locktime';
 
 export interface UnspentFact {
   txid: string;
@@ -137,7 +138,7 @@ export async function fetchFacts(conn: ActiveConnection): Promise<NodeFacts> {
 }
 
 /** A time-based older(N) (BIP68 type flag 1<<22) in any of the wallet's descriptors. */
-const TIME_OLDER = (desc: string): boolean => [...desc.matchAll(/older\((\d+)\)/g)].some((m) => (Number(m[1]) & (1 << 22)) !== 0);
+const TIME_OLDER = (desc: string): boolean => [...desc.matchAll(/older\((\d+)\)/g)].some((m) => decodeOlder(Number(m[1])).unit === 'seconds');
 
 /**
  * For a wallet with a time-based older(): the median time past of the block before each confirmed

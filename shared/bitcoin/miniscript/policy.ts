@@ -17,15 +17,14 @@ import { writeHDKeypath } from '../descriptor/helpers';
 import { toHex } from '../hex';
 import type { MsNode } from './node';
 import { pathWords, policyWords } from './policy-words';
+import { decodeAfter, decodeOlder, LOCKTIME_THRESHOLD, SEQUENCE_LOCKTIME_TYPE_FLAG, type AbsoluteLock, type RelativeLock } from '../locktime';
+
+export { decodeAfter, decodeOlder, type AbsoluteLock, type RelativeLock };
 
 /** BIP341's unspendable H point (x-only): a tr() internal key nobody can sign for. */
 export const NUMS_H = '50929b74c1a04954b78b4b6035e97a5e078a5a0f28ec96d547bfee9ace803ac0';
 /** More paths than this is refused rather than listed (a policy nobody could read). */
 export const MAX_POLICY_PATHS = 256;
-
-const SEQUENCE_LOCKTIME_TYPE_FLAG = 1 << 22;
-const SEQUENCE_LOCKTIME_MASK = 0xffff;
-const LOCKTIME_THRESHOLD = 500000000;
 
 export interface PolicyKey {
   /** 'A', 'B', … in order of first appearance. */
@@ -46,20 +45,6 @@ export interface PolicyKey {
 export interface SigThreshold {
   k: number;
   keys: number[];
-}
-
-/** older(N) (BIP68): `blocks`, or `seconds` in 512-second units. */
-export interface RelativeLock {
-  value: number;
-  unit: 'blocks' | 'seconds';
-  /** Blocks, or seconds (units × 512). */
-  amount: number;
-}
-
-/** after(N) (BIP65): a block height, or a Unix time (median time past). */
-export interface AbsoluteLock {
-  value: number;
-  unit: 'height' | 'time';
 }
 
 export interface HashLock {
@@ -95,15 +80,6 @@ export class PolicyError extends Error {
     super(message);
     this.name = 'PolicyError';
   }
-}
-
-export function decodeOlder(n: number): RelativeLock {
-  const units = n & SEQUENCE_LOCKTIME_MASK;
-  return n & SEQUENCE_LOCKTIME_TYPE_FLAG ? { value: n, unit: 'seconds', amount: units * 512 } : { value: n, unit: 'blocks', amount: units };
-}
-
-export function decodeAfter(n: number): AbsoluteLock {
-  return { value: n, unit: n < LOCKTIME_THRESHOLD ? 'height' : 'time' };
 }
 
 /** A path while it is built: key names not assigned yet (exprs are KeyExprs). */

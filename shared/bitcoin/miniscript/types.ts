@@ -6,6 +6,7 @@
  * e/f/s/m (malleability), x (expensive verify), g/h/i/j (relative time / relative height /
  * absolute time / absolute height timelocks present) and k (no mix of heights and times).
  */
+import { LOCKTIME_THRESHOLD, SEQUENCE_LOCKTIME_TYPE_FLAG } from '../locktime';
 
 export type Fragment =
   | 'just_0'
@@ -73,9 +74,6 @@ export function typeString(t: Type): string {
   for (const c of LETTERS) if (t & BIT[c]!) s += c;
   return s;
 }
-
-const SEQUENCE_LOCKTIME_TYPE_FLAG = 1 << 22;
-const LOCKTIME_THRESHOLD = 500000000;
 
 /** k is lost when x and y mix heights and times of the same kind of lock. */
 function mixes(x: Type, y: Type): boolean {

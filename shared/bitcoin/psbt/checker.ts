@@ -8,6 +8,7 @@ import { isDefinedHashtypeSignature, isValidSignatureEncoding } from '../script'
 import type { Tx } from '../tx';
 import { legacySighash, segwitV0Sighash, SighashData, taprootSighash, type SigVersion } from './sighash';
 import { derCompact, ecdsaVerify as verifyCompact, highS, rsBelowN, schnorrVerify } from './ecc';
+import { LOCKTIME_THRESHOLD, SEQUENCE_FINAL, SEQUENCE_LOCKTIME_DISABLE_FLAG, SEQUENCE_LOCKTIME_MASK, SEQUENCE_LOCKTIME_TYPE_FLAG } from '../locktime';
 
 /** Null when the signature is good, else why not (for the report). */
 export type CheckResult = string | null;
@@ -26,12 +27,6 @@ export interface Checker {
   checkLockTime(n: number): boolean;
   checkSequence(n: number): boolean;
 }
-
-const LOCKTIME_THRESHOLD = 500000000;
-const SEQUENCE_FINAL = 0xffffffff;
-const SEQUENCE_LOCKTIME_DISABLE_FLAG = 0x80000000;
-const SEQUENCE_LOCKTIME_TYPE_FLAG = 0x00400000;
-const SEQUENCE_LOCKTIME_MASK = 0x0000ffff;
 
 /** GenericTransactionSignatureChecker::CheckLockTime for input `nIn` of `tx`. */
 export function txMeetsLockTime(tx: Tx, nIn: number, n: number): boolean {

@@ -14,11 +14,7 @@ import { getUtxo } from './sign-input';
 import { tapLeafHash } from './sighash';
 import type { Psbt, PsbtInput } from './types';
 import { verifyPsbtSignatures } from './verify';
-
-const SEQUENCE_FINAL = 0xffffffff;
-const SEQUENCE_DISABLE_FLAG = 0x80000000;
-const SEQUENCE_TYPE_FLAG = 1 << 22;
-const LOCKTIME_THRESHOLD = 500000000;
+import { LOCKTIME_THRESHOLD, SEQUENCE_FINAL, SEQUENCE_LOCKTIME_DISABLE_FLAG, SEQUENCE_LOCKTIME_TYPE_FLAG } from '../locktime';
 
 export interface InputPathStatus {
   id: string;
@@ -47,8 +43,8 @@ export interface InputPaths {
 
 /** Whether nSequence lets older(n) pass (BIP68/BIP112: same unit, at least as long, version ≥ 2). */
 export function olderMet(n: number, sequence: number, txVersion: number): boolean {
-  if (txVersion < 2 || sequence & SEQUENCE_DISABLE_FLAG) return false;
-  if ((n & SEQUENCE_TYPE_FLAG) !== (sequence & SEQUENCE_TYPE_FLAG)) return false;
+  if (txVersion < 2 || sequence & SEQUENCE_LOCKTIME_DISABLE_FLAG) return false;
+  if ((n & SEQUENCE_LOCKTIME_TYPE_FLAG) !== (sequence & SEQUENCE_LOCKTIME_TYPE_FLAG)) return false;
   return (sequence & 0xffff) >= (n & 0xffff);
 }
 

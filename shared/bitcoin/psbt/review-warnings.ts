@@ -6,6 +6,7 @@
 import { formatBtc } from '../../amounts';
 import type { PsbtWarningCode, ReviewContext, WarningSeverity } from './review-types';
 import type { Psbt } from './types';
+import { LOCKTIME_THRESHOLD, SEQUENCE_FINAL } from '../locktime';
 
 /** Adds one warning (code, severity, message, the inputs/outputs it is about). */
 export type Warn = (code: PsbtWarningCode, severity: WarningSeverity, message: string, where?: { inputs?: number[]; outputs?: number[] }) => void;
@@ -17,9 +18,6 @@ export function shortList(items: number[], prefix = '#'): string {
   const shown = items.slice(0, 8).map((i) => `${prefix}${i}`).join(', ');
   return items.length > 8 ? `${shown} and ${items.length - 8} more` : shown;
 }
-
-const SEQUENCE_FINAL = 0xffffffff;
-const LOCKTIME_THRESHOLD = 500_000_000;
 
 /** The first three keys (hex) of a map in Core's order. */
 function keys(m: Map<string, unknown>): string {
