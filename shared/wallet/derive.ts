@@ -13,6 +13,7 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { encodeDestination, extractDestination, type Destination } from '../bitcoin/address';
 import { parseDescriptor, type Descriptor } from '../bitcoin/descriptor';
 import { addChecksum } from '../bitcoin/descriptor-checksum';
+import { compareBytes } from '../bitcoin/descriptor/helpers';
 import { toHex } from '../bitcoin/hex';
 import { NETWORKS, type Network } from '../bitcoin/networks';
 import { mulGAdd } from './ec-batch';
@@ -301,9 +302,4 @@ export class WalletAddresses {
       }
     }
   }
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return 0;
 }

@@ -8,59 +8,22 @@
  * in one batch. Equal to the descriptor port's expansion (test/wallet/policy-fast.test.ts).
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { hash160 } from '../bitcoin/descriptor/helpers';
+import { schnorr } from '@noble/curves/secp256k1.js';
+import { compareBytes, hash160 } from '../bitcoin/descriptor/helpers';
+import { tapBranch, tapLeafHash } from '../bitcoin/descriptor/script-tree';
 import { mulGAdd } from './ec-batch';
 import { affineOf, deriveChildren, parentKey, validScalar, type ParentKey } from './child-batch';
 import { fneg, ftoBytes, LIMBS, type Fe } from './field';
 import { type PolicyTemplate, type ScriptTemplate, type Slot } from './policy-template';
 
-const tag = (t: string): Uint8Array => sha256(new TextEncoder().encode(t));
-const TAPTWEAK = tag('TapTweak');
-const TAPLEAF = tag('TapLeaf');
-const TAPBRANCH = tag('TapBranch');
-const LEAF_TAPSCRIPT = 0xc0;
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return 0;
-}
-
-/** TaggedHash(tag, data): SHA256(SHA256(tag) ‖ SHA256(tag) ‖ data). */
-function tagged(tagHash: Uint8Array, data: Uint8Array): Uint8Array {
-  const buf = new Uint8Array(64 + data.length);
-  buf.set(tagHash, 0);
-  buf.set(tagHash, 32);
-  buf.set(data, 64);
-  return sha256(buf);
-}
-
-function leafHash(script: Uint8Array): Uint8Array {
-  // leaf version, CompactSize length, script
-  const n = script.length;
-  const size = n < 0xfd ? [n] : n <= 0xffff ? [0xfd, n & 0xff, n >> 8] : [0xfe, n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, n >>> 24];
-  const data = new Uint8Array(1 + size.length + n);
-  data[0] = LEAF_TAPSCRIPT;
-  data.set(size, 1);
-  data.set(script, 1 + size.length);
-  return tagged(TAPLEAF, data);
-}
-
-function branchHash(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const data = new Uint8Array(64);
-  const [x, y] = compareBytes(a, b) < 0 ? [a, b] : [b, a];
-  data.set(x, 0);
-  data.set(y, 32);
-  return tagged(TAPBRANCH, data);
-}
-
 /** Core TaprootBuilder's merkle root of leaves given depth-first with their depths (valid trees only). */
-export function merkleRoot(leaves: { depth: number; hash: Uint8Array }[]): Uint8Array | null {
+function merkleRoot(leaves: { depth: number; hash: Uint8Array }[]): Uint8Array | null {
   const stack: (Uint8Array | null)[] = [];
   for (const { depth: d0, hash } of leaves) {
     let node = hash;
     let depth = d0;
     while (stack.length > depth && stack[depth]) {
-      node = branchHash(stack[depth]!, node);
+      node = tapBranch(stack[depth]!, node);
       stack.pop();
       depth--;
     }
@@ -192,10 +155,10 @@ export class PolicyDeriver {
     for (let j = 0; j < count; j++) {
       const hashes = t.leaves.map((l, i) => {
         const p = this.scripts[i]!;
-        if (!p.fixed) return { depth: l.depth, hash: leafHash(fill(p, j)) };
+        if (!p.fixed) return { depth: l.depth, hash: tapLeafHash(fill(p, j)) };
         let h = this.fixedLeaf.get(i);
         if (!h) {
-          h = leafHash(fill(p, j));
+          h = tapLeafHash(fill(p, j));
           this.fixedLeaf.set(i, h);
         }
         return { depth: l.depth, hash: h };
@@ -203,7 +166,7 @@ export class PolicyDeriver {
       ftoBytes(px, j * LIMBS, msg, 0);
       const root = merkleRoot(hashes);
       if (root) msg.set(root, 32);
-      tweaks.set(tagged(TAPTWEAK, msg), j * 32);
+      tweaks.set(schnorr.utils.taggedHash('TapTweak', msg), j * 32);
       if (!validScalar(tweaks, j * 32)) throw new Error('Taproot tweak out of range');
     }
     const qx = new Float64Array(count * LIMBS);

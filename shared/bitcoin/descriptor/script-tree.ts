@@ -11,7 +11,7 @@ import { MAX_PUBKEYS_PER_MULTI_A, type MsNode } from '../miniscript/node';
 import { toText } from '../miniscript/script';
 import { toHex } from '../hex';
 import { deriveKey, keyBranches, keyPublicString, parsePubkey, type Ctx, type KeyExpr, type ParseState } from './keys';
-import { Const, Expr, ParseError, Span } from './helpers';
+import { compareBytes, Const, Expr, ParseError, Span } from './helpers';
 
 export const TAPROOT_CONTROL_MAX_NODE_COUNT = 128;
 export const TAPROOT_LEAF_TAPSCRIPT = 0xc0;
@@ -158,8 +158,9 @@ export function tapLeafHash(script: Uint8Array, leafVersion = TAPROOT_LEAF_TAPSC
   return schnorr.utils.taggedHash('TapLeaf', Uint8Array.of(leafVersion), compactSize(script.length), script);
 }
 
-function tapBranch(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const [x, y] = toHex(a) < toHex(b) ? [a, b] : [b, a];
+/** BIP341 branch hash of two nodes (in byte order). */
+export function tapBranch(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const [x, y] = compareBytes(a, b) < 0 ? [a, b] : [b, a];
   return schnorr.utils.taggedHash('TapBranch', x, y);
 }
 
