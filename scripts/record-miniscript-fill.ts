@@ -7,22 +7,13 @@
  *   BITCOIND=$(/work/shared/core/unpack.sh 31.99)/bitcoind npx tsx scripts/record-miniscript-fill.ts
  *   BITCOIND=$(/work/shared/core/unpack.sh 30.99)/bitcoind npx tsx scripts/record-miniscript-fill.ts
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { startBitcoind } from '../test/support/bitcoind';
+import { payOneCoin, recordOnCore } from './miniscript-recorder';
 import { CORPUS } from './record-miniscript';
 
 const POLICIES = CORPUS.filter((c) => c.range && !c.descriptor.includes('<') && /^(A, or|2-of-3|tr multi_a|tr key path|tr tree)/.test(c.note));
 
 async function main(): Promise<void> {
-  const node = await startBitcoind({});
-  try {
-    const rpc = node.rpc;
-    const net = await rpc.call<{ subversion: string }>('getnetworkinfo');
-    const version = /Satoshi:([0-9.]+)/.exec(net.subversion)![1]!;
-    await rpc.call('createwallet', ['miner']);
-    const minerAddr = await rpc.call<string>('getnewaddress', [], 'miner');
-    await rpc.call('generatetoaddress', [101, minerAddr]);
+  await recordOnCore('fill', 'fills', async ({ rpc, version, minerAddr }) => {
     const lines: string[] = [];
     for (const [i, c] of POLICIES.entries()) {
       const info = await rpc.call<{ checksum: string }>('getdescriptorinfo', [c.descriptor]);
@@ -32,23 +23,13 @@ async function main(): Promise<void> {
       const imp = await rpc.call<{ success: boolean; error?: unknown }[]>('importdescriptors', [[{ desc, range: [0, 2], timestamp: 'now' }]], wallet);
       if (!imp[0]!.success) throw new Error(`${c.note}: import failed ${JSON.stringify(imp[0])}`);
       const [addr] = await rpc.call<string[]>('deriveaddresses', [desc, [1, 1]]);
-      const txid = await rpc.call<string>('sendtoaddress', [addr, 1], 'miner');
-      const hex = await rpc.call<string>('getrawtransaction', [txid]);
-      const tx = await rpc.call<{ vout: { n: number; scriptPubKey: { address?: string } }[] }>('decoderawtransaction', [hex]);
-      const vout = tx.vout.find((o) => o.scriptPubKey.address === addr)!.n;
-      // the watch-only wallet learns of the payment asynchronously; wait for it
-      await rpc.call('syncwithvalidationinterfacequeue');
+      const { txid, vout, hex } = await payOneCoin(rpc, addr!);
       const psbt = await rpc.call<string>('createpsbt', [[{ txid, vout }], [{ [minerAddr]: 0.9999 }]]);
       const filled = await rpc.call<{ psbt: string; complete: boolean }>('walletprocesspsbt', [psbt, false, 'DEFAULT', true], wallet);
       lines.push(JSON.stringify({ core: version, note: c.note, descriptors: [{ desc, range: [0, 2] }], psbt, prevtxs: { [txid]: hex }, result: filled }));
     }
-    const dir = join(import.meta.dirname, '..', 'test', 'fixtures', 'miniscript');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `fill-core-${version.split('.').slice(0, 2).join('.')}.jsonl`), lines.join('\n') + '\n');
-    console.log(`wrote ${lines.length} fills from Core ${version}`);
-  } finally {
-    await node.stop();
-  }
+    return lines;
+  });
 }
 
 await main();

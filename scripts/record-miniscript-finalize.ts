@@ -11,20 +11,11 @@
  *   BITCOIND=$(/work/shared/core/unpack.sh 31.99)/bitcoind npx tsx scripts/record-miniscript-finalize.ts
  *   BITCOIND=$(/work/shared/core/unpack.sh 30.99)/bitcoind npx tsx scripts/record-miniscript-finalize.ts
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { startBitcoind } from '../test/support/bitcoind';
+import { payOneCoin, recordOnCore } from './miniscript-recorder';
 import { createPsbtArgs, createSigners, POLICIES, RANGE, signInTurn, watchDescriptor } from '../test/support/miniscript-policies';
 
 async function main(): Promise<void> {
-  const node = await startBitcoind({});
-  try {
-    const rpc = node.rpc;
-    const net = await rpc.call<{ subversion: string }>('getnetworkinfo');
-    const version = /Satoshi:([0-9.]+)/.exec(net.subversion)![1]!;
-    await rpc.call('createwallet', ['miner']);
-    const minerAddr = await rpc.call<string>('getnewaddress', [], 'miner');
-    await rpc.call('generatetoaddress', [101, minerAddr]);
+  await recordOnCore('finalize', 'finalizations', async ({ rpc, version, minerAddr }) => {
     await createSigners(rpc);
     const lines: string[] = [];
     for (const [pi, p] of POLICIES.entries()) {
@@ -36,11 +27,7 @@ async function main(): Promise<void> {
       const addrs = await rpc.call<string[]>('deriveaddresses', [desc, RANGE]);
       for (const [ci, c] of p.cases.entries()) {
         const addr = addrs[ci]!;
-        const txid = await rpc.call<string>('sendtoaddress', [addr, 1], 'miner');
-        const hex = await rpc.call<string>('getrawtransaction', [txid]);
-        const tx = await rpc.call<{ vout: { n: number; scriptPubKey: { address?: string } }[] }>('decoderawtransaction', [hex]);
-        const vout = tx.vout.find((o) => o.scriptPubKey.address === addr)!.n;
-        await rpc.call('syncwithvalidationinterfacequeue');
+        const { txid, vout } = await payOneCoin(rpc, addr);
         const psbt = await rpc.call<string>('createpsbt', createPsbtArgs(c, { txid, vout }, minerAddr, 0.9999));
         const filled = await rpc.call<{ psbt: string }>('walletprocesspsbt', [psbt, false, 'DEFAULT', true], wallet);
         const signed = await signInTurn(rpc, filled.psbt, c.signers);
@@ -52,13 +39,8 @@ async function main(): Promise<void> {
       }
       await rpc.call('generatetoaddress', [1, minerAddr]);
     }
-    const dir = join(import.meta.dirname, '..', 'test', 'fixtures', 'miniscript');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `finalize-core-${version.split('.').slice(0, 2).join('.')}.jsonl`), lines.join('\n') + '\n');
-    console.log(`wrote ${lines.length} finalizations from Core ${version}`);
-  } finally {
-    await node.stop();
-  }
+    return lines;
+  });
 }
 
 await main();

@@ -12,10 +12,8 @@
  *   BITCOIND=$(/work/shared/core/unpack.sh 31.99)/bitcoind npx tsx scripts/record-miniscript-preimages.ts
  *   BITCOIND=$(/work/shared/core/unpack.sh 30.99)/bitcoind npx tsx scripts/record-miniscript-preimages.ts
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { decodeBase64Core, encodeBase64, parsePsbt, serializePsbt } from '../shared/bitcoin/psbt';
-import { startBitcoind } from '../test/support/bitcoind';
+import { payOneCoin, recordOnCore } from './miniscript-recorder';
 import { casePreimage, HASH_POLICIES, type HashCase, type HashPolicy } from '../test/support/miniscript-hash-policies';
 import { createPsbtArgs, createSigners, RANGE, signInTurn, watchDescriptor } from '../test/support/miniscript-policies';
 
@@ -31,14 +29,7 @@ function withPreimage(base64: string, p: HashPolicy, c: HashCase): string {
 }
 
 async function main(): Promise<void> {
-  const node = await startBitcoind({});
-  try {
-    const rpc = node.rpc;
-    const net = await rpc.call<{ subversion: string }>('getnetworkinfo');
-    const version = /Satoshi:([0-9.]+)/.exec(net.subversion)![1]!;
-    await rpc.call('createwallet', ['miner']);
-    const minerAddr = await rpc.call<string>('getnewaddress', [], 'miner');
-    await rpc.call('generatetoaddress', [101, minerAddr]);
+  await recordOnCore('finalize-hash', 'finalizations', async ({ rpc, version, minerAddr }) => {
     await createSigners(rpc, HASH_POLICIES, 'hsigner');
     const lines: string[] = [];
     for (const [pi, p] of HASH_POLICIES.entries()) {
@@ -50,11 +41,7 @@ async function main(): Promise<void> {
       const addrs = await rpc.call<string[]>('deriveaddresses', [desc, RANGE]);
       for (const [ci, c] of p.cases.entries()) {
         const addr = addrs[ci]!;
-        const txid = await rpc.call<string>('sendtoaddress', [addr, 1], 'miner');
-        const hex = await rpc.call<string>('getrawtransaction', [txid]);
-        const tx = await rpc.call<{ vout: { n: number; scriptPubKey: { address?: string } }[] }>('decoderawtransaction', [hex]);
-        const vout = tx.vout.find((o) => o.scriptPubKey.address === addr)!.n;
-        await rpc.call('syncwithvalidationinterfacequeue');
+        const { txid, vout } = await payOneCoin(rpc, addr);
         const psbt = await rpc.call<string>('createpsbt', createPsbtArgs(c, { txid, vout }, minerAddr, 0.9999));
         const filled = await rpc.call<{ psbt: string }>('walletprocesspsbt', [psbt, false, 'DEFAULT', true], wallet);
         const signed = await signInTurn(rpc, withPreimage(filled.psbt, p, c), c.signers, 'hsigner');
@@ -68,13 +55,8 @@ async function main(): Promise<void> {
       }
       await rpc.call('generatetoaddress', [1, minerAddr]);
     }
-    const dir = join(import.meta.dirname, '..', 'test', 'fixtures', 'miniscript');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `finalize-hash-core-${version.split('.').slice(0, 2).join('.')}.jsonl`), lines.join('\n') + '\n');
-    console.log(`wrote ${lines.length} finalizations from Core ${version}`);
-  } finally {
-    await node.stop();
-  }
+    return lines;
+  });
 }
 
 await main();
