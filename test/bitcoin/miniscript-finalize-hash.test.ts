@@ -10,10 +10,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../devnet/index';
+import { describe, expect, it } from 'vitest';
 import { analysisJson, analyzePsbtBase64, finalizePsbtBase64 } from '../../shared/bitcoin/psbt';
-import { TestRpc } from '../support/rpc';
+import { devnetFinalizesAsCore } from '../support/devnet-finalize';
 
 interface HashFinalizeCase {
   core: string;
@@ -81,23 +80,5 @@ for (const file of files) {
     }
   });
 
-  describe(`the devnet as Core ${cases[0]!.core} finalizes hash challenges the same`, () => {
-    let devnet: Devnet;
-    let rpc: TestRpc;
-    beforeAll(async () => {
-      devnet = await startDevnet({ rpcUser: 'spy', rpcPassword: 'glass', scenario: 'empty', coreVersion: coreVersion === 30 ? '30' : '31.99' });
-      rpc = new TestRpc(devnet.rpcUrl, 'spy', 'glass');
-    });
-    afterAll(async () => {
-      await devnet?.close();
-    });
-
-    it('answers every recorded line as Core did', async () => {
-      for (const c of cases) {
-        expect(await rpc.call('finalizepsbt', [c.signed, false]), c.note).toEqual(c.finalized);
-        expect(await rpc.call('finalizepsbt', [c.signed]), c.note).toEqual(c.extracted);
-        expect(await rpc.call('analyzepsbt', [c.signed]), c.note).toEqual(c.analyzed);
-      }
-    });
-  });
+  devnetFinalizesAsCore(`the devnet as Core ${cases[0]!.core} finalizes hash challenges the same`, coreVersion, cases, { analyze: true });
 }

@@ -1,0 +1,38 @@
+/**
+ * The devnet answers recorded finalizepsbt calls (and analyzepsbt, with `analyze`) exactly as the
+ * Core build that recorded them: a devnet of that generation per suite (miniscript-finalize and
+ * miniscript-finalize-hash tests).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet, type Devnet } from '../../devnet/index';
+import { TestRpc } from './rpc';
+
+export interface RecordedFinalize {
+  note: string;
+  signed: string;
+  finalized: unknown;
+  extracted: unknown;
+  analyzed?: unknown;
+}
+
+export function devnetFinalizesAsCore(title: string, coreVersion: number, cases: readonly RecordedFinalize[], opts: { analyze: boolean }): void {
+  describe(title, () => {
+    let devnet: Devnet;
+    let rpc: TestRpc;
+    beforeAll(async () => {
+      devnet = await startDevnet({ rpcUser: 'spy', rpcPassword: 'glass', scenario: 'empty', coreVersion: coreVersion === 30 ? '30' : '31.99' });
+      rpc = new TestRpc(devnet.rpcUrl, 'spy', 'glass');
+    });
+    afterAll(async () => {
+      await devnet?.close();
+    });
+
+    it('answers every recorded line as Core did', async () => {
+      for (const c of cases) {
+        expect(await rpc.call('finalizepsbt', [c.signed, false]), c.note).toEqual(c.finalized);
+        expect(await rpc.call('finalizepsbt', [c.signed]), c.note).toEqual(c.extracted);
+        if (opts.analyze) expect(await rpc.call('analyzepsbt', [c.signed]), c.note).toEqual(c.analyzed);
+      }
+    });
+  });
+}
