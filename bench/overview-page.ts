@@ -26,50 +26,18 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bech32 } from '@scure/base';
-import { createApp, type SpyglassApp } from '../electron/main/app';
+import { createApp } from '../electron/main/app';
 import { closeDatabase, openDatabase } from '../electron/main/store/db';
 import { OverviewQuery } from '../electron/main/store/overview';
 import { ProfileRepository } from '../electron/main/store/profiles';
 import { WatchRepository, type NewSnapshot } from '../electron/main/store/watch';
+import { call, withPings, type Sample } from './pings';
 import { printTable, type Row } from './table';
 
 const N = Number(process.env.OVERVIEW_N ?? 100_000);
-const PING_MS = 10;
 
 const address = (i: number): string => bech32.encode('bcrt', [0, ...bech32.toWords(createHash('sha256').update(`overview-bench-${i}`).digest().subarray(0, 20))]);
 const txid = (i: number): string => createHash('sha256').update(`overview-bench-tx-${i}`).digest('hex');
-
-interface Sample {
-  ms: number;
-  worstPingMs: number;
-}
-
-/** Runs `fn` while a 10 ms timer notes how late it fires: the duration and the worst lateness (ms). */
-async function withPings<T>(fn: () => Promise<T> | T): Promise<Sample & { value: T }> {
-  let worst = 0;
-  let due = performance.now() + PING_MS;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - due);
-    due = now + PING_MS;
-  }, PING_MS);
-  const t0 = performance.now();
-  let value: T;
-  try {
-    value = await fn();
-  } finally {
-    clearInterval(timer);
-  }
-  const end = performance.now();
-  worst = Math.max(worst, end - due);
-  return { ms: end - t0, worstPingMs: worst, value };
-}
-
-async function call<T>(app: SpyglassApp, channel: string, payload: unknown): Promise<T> {
-  const r = (await app.dispatch(channel, payload)) as { ok: true; value: T } | { ok: false; error: { message: string } };
-  if (!r.ok) throw new Error(`${channel}: ${r.error.message}`);
-  return r.value;
-}
 
 /** The synthetic snapshot, written in one transaction; the profile is the active one. */
 function writeSynthetic(dataDir: string): { profileId: string; snapshotId: number; writeMs: number } {

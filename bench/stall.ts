@@ -29,11 +29,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bech32 } from '@scure/base';
 import { startDevnet } from '../devnet/index';
-import { createApp, type SpyglassApp } from '../electron/main/app';
+import { createApp } from '../electron/main/app';
+import { call, withPings, type Sample } from './pings';
 import { printTable, type Row } from './table';
 
 const N = Number(process.env.STALL_N ?? 100_000);
-const PING_MS = 10;
 const XPUB = 'tpubD6NzVbkrYhZ4XgiXtGrdW5XDAPFCL9h7we1vwNCpn8tGbBcgfVYjXyhWo4E1xkh56hjod1RhGjxbaTLV3X4FyWuejifB9jusQ46QzG87VKp';
 
 function address(i: number): string {
@@ -41,41 +41,6 @@ function address(i: number): string {
   new DataView(program.buffer).setUint32(0, i);
   program[19] = 0x5a;
   return bech32.encode('bcrt', [0, ...bech32.toWords(program)]);
-}
-
-async function call<T>(app: SpyglassApp, channel: string, payload: unknown): Promise<T> {
-  const r = (await app.dispatch(channel, payload)) as { ok: true; value: T } | { ok: false; error: { message: string } };
-  if (!r.ok) throw new Error(`${channel}: ${r.error.message}`);
-  return r.value;
-}
-
-/** Runs `fn` while a 10 ms timer notes how late it fires; the duration and the worst lateness (ms). */
-async function withPings(fn: () => Promise<unknown>): Promise<Sample> {
-  const c0 = process.cpuUsage();
-  let worst = 0;
-  let due = performance.now() + PING_MS;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - due);
-    due = now + PING_MS;
-  }, PING_MS);
-  const t0 = performance.now();
-  try {
-    await fn();
-  } finally {
-    clearInterval(timer);
-  }
-  const end = performance.now();
-  worst = Math.max(worst, end - due); // a stall still running when fn ended
-  const c = process.cpuUsage(c0);
-  return { ms: end - t0, cpuMs: (c.user + c.system) / 1000, worstPingMs: worst };
-}
-
-/** Duration, CPU time of the whole process (every thread: on a busy machine the duration is mostly waiting), worst ping lateness. */
-interface Sample {
-  ms: number;
-  cpuMs: number;
-  worstPingMs: number;
 }
 
 interface Measured {
