@@ -84,8 +84,17 @@ export function createAppRouter(): Router {
     return watch.snapshot !== null;
   }
 
+  // vue-router listens to the address bar only once its first navigation has ended, and that one waits
+  // for the state above: an address asked for meanwhile (typed, a link, a hash set by a test) would be
+  // overwritten by where the first navigation lands. The address asked for last wins instead.
+  let firstHash: string | null = typeof window === 'undefined' ? null : window.location.hash;
+
   router.beforeEach(async (to, from) => {
     await ready();
+    if (from === START_LOCATION && firstHash !== null && window.location.hash !== firstHash) {
+      firstHash = window.location.hash;
+      return firstHash.replace(/^#/, '') || '/';
+    }
     const state = useConnectionStore().state?.state;
     if (to.name === 'dashboard' && state === 'none') return { name: 'welcome' };
     if (to.name === 'welcome' && state !== undefined && state !== 'none') return { name: 'dashboard' };

@@ -2,7 +2,9 @@
 // page the user asked for meanwhile. The race this pins down was seen in CI (hwi-core.e2e on Core 30.99):
 // Watch a wallet was asked for while its chunk was still loading, the connection arrived, and Welcome
 // replaced it with the dashboard. Here the chunk is held back on purpose until the page has seen the
-// connection, so the order is fixed, not left to timing.
+// connection, so the order is fixed, not left to timing. The same for the app's first navigation: an
+// address asked for while it waits for the profile list is where the app lands (seen in CI: wallet.e2e
+// asked for Connect your node while the page still opened, and landed on Welcome).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from 'playwright-core';
 import { startDevnet, type Devnet } from '../../devnet/index';
@@ -21,6 +23,30 @@ describe.skipIf(skip !== null)(`Welcome follows a new profile, not over a page a
   afterAll(async () => {
     await rig?.close();
     await devnet?.close();
+  });
+
+  it('an address asked for while the app still opens (its first navigation waiting for the profiles) is where it lands', async () => {
+    const page = rig.page;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    await page.route('**/ipc/profiles:list', async (route: Route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    // A fresh load: its first navigation (to the dashboard, then Welcome: no profile) waits for the profile list.
+    await page.goto(rig.web.bridge.pageUrl);
+    await expect.poll(() => asked).toBe(true);
+    // Meanwhile the address asks for Connect your node (the same document: only the hash changes).
+    await page.goto(`${rig.web.bridge.origin}/#/connect`);
+    release();
+    await page.getByTestId('profile-form').waitFor();
+    expect(new URL(page.url()).hash).toBe('#/connect');
+    await page.unroute('**/ipc/profiles:list');
+    // Back to where the next case starts.
+    await page.goto(`${rig.web.bridge.origin}/#/welcome`);
+    await page.getByTestId('welcome').waitFor();
   });
 
   it('Watch a wallet asked for on Welcome, the connection arriving before its page loads: Watch a wallet stays', async () => {
