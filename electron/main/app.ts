@@ -157,7 +157,15 @@ export function createApp(opts: AppOptions): SpyglassApp {
     () => void watch.refresh().catch(() => undefined),
   );
   const walletExport = new WalletExportService({ services, wallets: new WalletRepository(db), profiles });
-  const signer = new SignerService({ services, send, log, setting: signerProgramSetting(db), ...(opts.signer ?? {}) });
+  const storedWallets = new WalletRepository(db);
+  const signer = new SignerService({
+    services,
+    send,
+    log,
+    setting: signerProgramSetting(db),
+    wallets: { descriptors: (pid, wallet) => [storedWallets.get(pid, wallet)?.description].flatMap((d) => (d ? [d.external, ...(d.internal ? [d.internal] : [])] : [])) },
+    ...(opts.signer ?? {}),
+  });
   const handlers = createHandlers(services, watch, psbt, uris, settings, walletService, send, walletExport, signer);
   return {
     services,

@@ -4,8 +4,8 @@
  * wallets are the test HWI program (test/support/hwi-signer.mjs: HWI's command line with known keys,
  * really signing), standing in for devices, which cannot exist here. Signers lists the devices → Watch a
  * wallet → Assemble: the Trezor's and the Ledger's BIP48 keys (getxpub) and a pasted third key → Core's
- * watch-only descriptor wallet → Receive: Verify on device (the Ledger needs the multisig registered,
- * the Trezor shows it) → paid by the node's payer, mined → Send composes → a device that holds none of
+ * watch-only descriptor wallet → Receive: Verify on device (the Ledger needs the multisig registered;
+ * registered, it shows it from the wallet's descriptor at the address, and so does the Trezor) → paid by the node's payer, mined → Send composes → a device that holds none of
  * the keys is refused → the Trezor signs → the Ledger answering with another transaction is refused,
  * the draft as it was → the Ledger signs → finalized, checked, confirmed, broadcast, mined: the node's
  * gettransaction and getbalances of that wallet say so, and Balances equals getbalances. The same
@@ -20,7 +20,7 @@ import { fingerprintOf, type HwiDevice } from '../support/hwi-devices';
 import { startCorePayer } from '../support/payer-node';
 import { e2eSkipReason } from './harness';
 import { useHwiRig } from './hwi-rig';
-import { addDeviceCosigner, openAssembler, pasteCosigner, useAndImport, vaultDescriptor, verifyMultisigOnDevice } from './multisig-steps';
+import { addDeviceCosigner, openAssembler, pasteCosigner, useAndImport, vaultDescriptor, vaultWith, verifyMultisigOnDevice } from './multisig-steps';
 
 const skip = e2eSkipReason();
 if (skip) console.warn(`[hwi-multisig-core e2e] ${skip}`);
@@ -66,8 +66,13 @@ describeWithBitcoind(
       );
     }, 240_000);
 
-    it('Receive → Verify on device: the Ledger needs the multisig registered, the Trezor shows the address; paid 1 BTC, mined', async () => {
-      await verifyMultisigOnDevice(h, { register: [null, 'Ledger'], showOn: fpA, shot: shot('verify') });
+    it('Receive → Verify on device: the Ledger needs the multisig registered; it (registered) and the Trezor show the address from Core’s parent_desc; paid 1 BTC, mined', async () => {
+      // Core names the wallet's receive descriptor of the address (parent_desc): what the devices are given, at index 0
+      const info = await h.n.rpc.call<{ parent_desc?: string }>('getaddressinfo', [await tid('receive-address').innerText()], vault);
+      expect(info.parent_desc).toBe(vaultDescriptor(2, ['A', 'B', 'C'], 0));
+      h.setDevices([A, { ...B, registered: [vaultWith(2, ['A', 'B', 'C'], '/<0;1>/*')] }]);
+      await verifyMultisigOnDevice(h, { register: [null, 'Ledger'], showOn: [fpB, fpA], sent: vaultWith(2, ['A', 'B', 'C'], '/0/0'), shot: shot('verify') });
+      h.setDevices([A, B]);
       const address = await tid('receive-address').innerText();
       await h.n.rpc.call('sendtoaddress', [address, 1], h.n.payer);
       await h.n.mine(1);

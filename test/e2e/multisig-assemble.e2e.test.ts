@@ -4,7 +4,8 @@
  * give their BIP48 keys (getxpub), a third cosigner's key is pasted; the 2-of-3 goes to the import's
  * own preview, is imported, and Receive's first address is the node's deriveaddresses of that wallet's
  * receive descriptor. Receive → Verify on device then says which connected device needs the multisig
- * registered and shows it on the one that does not.
+ * registered, and the Ledger (the 2-of-3 registered on it) and the Trezor show it from the wallet's
+ * descriptor at the address.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,7 @@ import { startDevnetPayer } from '../support/payer-node';
 import { fingerprintOf, type HwiDevice } from '../support/hwi-devices';
 import { e2eSkipReason } from './harness';
 import { useHwiRig } from './hwi-rig';
-import { addDeviceCosigner, openAssembler, pasteCosigner, useAndImport, verifyMultisigOnDevice } from './multisig-steps';
+import { addDeviceCosigner, openAssembler, pasteCosigner, useAndImport, vaultWith, verifyMultisigOnDevice } from './multisig-steps';
 
 const skip = e2eSkipReason();
 if (skip) console.warn(`[multisig-assemble e2e] ${skip}`);
@@ -55,7 +56,9 @@ describe.skipIf(skip !== null)('Chromium e2e on the devnet: a 2-of-3 assembled f
     await useAndImport(h, { threshold: 2, names: ['A', 'B', 'C'], wallet: `vault-${suffix}`, shot: '72-multisig-assembled' });
   }, 240_000);
 
-  it('Receive → Verify on device: each connected device says whether it needs the multisig registered; the Trezor shows the address', async () => {
-    await verifyMultisigOnDevice(h, { register: [null, 'Ledger'], showOn: fpA, shot: '73-multisig-verify-registration' });
+  it('Receive → Verify on device: each connected device says whether it needs the multisig registered; the Ledger (with the 2-of-3 registered) and the Trezor show the address', async () => {
+    // the Ledger shows a multisig only for the wallet policy registered on it (HWI 3.2.0's ledger.py: xpubs, sortedmulti)
+    h.setDevices([A, { ...B, registered: [vaultWith(2, ['A', 'B', 'C'], '/<0;1>/*')] }]);
+    await verifyMultisigOnDevice(h, { register: [null, 'Ledger'], showOn: [fpB, fpA], sent: vaultWith(2, ['A', 'B', 'C'], '/0/0'), shot: '73-multisig-verify-registration' });
   }, 120_000);
 });

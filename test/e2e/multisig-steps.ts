@@ -28,10 +28,13 @@ export async function pasteCosigner(h: HwiRig, name: string): Promise<void> {
   await h.page.locator(`[data-testid="ms-cosigner"][data-fingerprint="${fingerprintOf(name)}"]`).waitFor();
 }
 
-/** The wallet's descriptor of one branch (0 receive, 1 change), as the node is given it: the cosigners' keys in the order listed. */
-export function vaultDescriptor(threshold: number, names: string[], branch: 0 | 1): string {
-  return withChecksum(`wsh(sortedmulti(${threshold},${names.map((k) => `${cosignerKeyOf(k, 'regtest')}/${branch}/*`).join(',')}))`);
+/** The 2-of-3's descriptor with `suffix` after every key (`/0/*`, `/<0;1>/*`, `/0/5`): the cosigners' keys in the order listed. */
+export function vaultWith(threshold: number, names: string[], suffix: string): string {
+  return withChecksum(`wsh(sortedmulti(${threshold},${names.map((k) => `${cosignerKeyOf(k, 'regtest')}${suffix}`).join(',')}))`);
 }
+
+/** The wallet's descriptor of one branch (0 receive, 1 change), as the node is given it. */
+export const vaultDescriptor = (threshold: number, names: string[], branch: 0 | 1): string => vaultWith(threshold, names, `/${branch}/*`);
 
 /**
  * `threshold` of the listed cosigners (the test keys `names`, in order) → the import's own preview (a
@@ -60,23 +63,29 @@ export async function useAndImport(h: HwiRig, opts: { threshold: number; names: 
  * Receive → Verify on device for a multisig: the node's descriptor has keys of several devices, so the
  * person chooses; each listed device says whether it needs the multisig registered (`register`, in the
  * order listed: the maker a device must register it with first, or null when it shows it from the
- * descriptor); `showOn` shows the very address.
+ * descriptor); each device of `showOn` in turn shows the very address, given `sent`: the wallet's
+ * descriptor at that address (xpubs with origins, sortedmulti), what a Ledger needs.
  */
-export async function verifyMultisigOnDevice(h: HwiRig, opts: { register: Array<string | null>; showOn: string; shot: string }): Promise<void> {
+export async function verifyMultisigOnDevice(h: HwiRig, opts: { register: Array<string | null>; showOn: string[]; sent: string; shot: string }): Promise<void> {
   const { tid, page } = h;
   const address = await tid('receive-address').innerText();
-  await tid('device-verify-go').click();
-  await page.locator('[data-testid="device-verify-result"][data-ok="false"]').waitFor({ timeout: 60_000 });
-  expect(await tid('device-verify-result').innerText()).toContain('keys of several devices');
-  const verify = tid('device-verify');
-  await verify.getByTestId('signer-device-note').first().waitFor({ timeout: 60_000 });
-  const notes = verify.getByTestId('signer-device-note');
-  expect(await notes.evaluateAll((els) => els.map((e) => e.getAttribute('data-warn')))).toEqual(opts.register.map((r) => String(r !== null)));
-  for (const [i, maker] of opts.register.entries()) {
-    if (maker) expect(await notes.nth(i).innerText()).toMatch(new RegExp(`^Needs this multisig registered: Register the multisig on the ${maker} first`));
+  for (const [n, fingerprint] of opts.showOn.entries()) {
+    await tid('device-verify-go').click();
+    await page.locator('[data-testid="device-verify-result"][data-ok="false"]').waitFor({ timeout: 60_000 });
+    expect(await tid('device-verify-result').innerText()).toContain('keys of several devices');
+    const verify = tid('device-verify');
+    await verify.getByTestId('signer-device-note').first().waitFor({ timeout: 60_000 });
+    if (n === 0) {
+      const notes = verify.getByTestId('signer-device-note');
+      expect(await notes.evaluateAll((els) => els.map((e) => e.getAttribute('data-warn')))).toEqual(opts.register.map((r) => String(r !== null)));
+      for (const [i, maker] of opts.register.entries()) {
+        if (maker) expect(await notes.nth(i).innerText()).toMatch(new RegExp(`^Needs this multisig registered: Register the multisig on the ${maker} first`));
+      }
+      await h.rig.screenshot(opts.shot);
+    }
+    await verify.getByTestId(`signer-choose-${fingerprint}`).click();
+    await page.locator('[data-testid="device-verify-result"][data-ok="true"]').waitFor({ timeout: 60_000 });
+    expect(await tid('device-verify-result').innerText()).toContain(address);
+    expect(h.runs().filter((argv) => argv.includes('displayaddress')).at(-1)).toEqual(['--fingerprint', fingerprint, '--chain', 'regtest', 'displayaddress', '--desc', opts.sent]);
   }
-  await h.rig.screenshot(opts.shot);
-  await verify.getByTestId(`signer-choose-${opts.showOn}`).click();
-  await page.locator('[data-testid="device-verify-result"][data-ok="true"]').waitFor({ timeout: 60_000 });
-  expect(await tid('device-verify-result').innerText()).toContain(address);
 }

@@ -15,6 +15,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { fingerprintOf, HWI_CONFIG_ENV, HWI_SIGNER } from '../support/hwi-devices';
 import { e2eSkipReason, SCREENSHOTS, startRig, type Rig } from './harness';
 
@@ -69,9 +70,23 @@ describe.skipIf(skip !== null)(`the signer program over the browser bridge (Chro
     rmSync(tmp, { recursive: true, force: true });
   });
 
+  /** The signer channels the page calls from now on, counted by name (each a POST to the bridge's /ipc/<channel>). */
+  const countSignerCalls = (page: Page): Record<string, number> => {
+    const calls: Record<string, number> = {};
+    page.on('request', (r) => {
+      const m = /\/ipc\/(signer:[a-z-]+)$/.exec(new URL(r.url()).pathname);
+      if (m) calls[m[1]!] = (calls[m[1]!] ?? 0) + 1;
+    });
+    return calls;
+  };
+
   it('no Choose… button in a browser; a typed path is checked, kept and run', async () => {
+    const calls = countSignerCalls(rig.page);
     await rig.page.goto(`${rig.web.bridge.origin}/#/signers`);
     await tid('signer-program').waitFor({ timeout: 60_000 });
+    await rig.page.locator('[data-testid="signer-devices"][data-busy="false"]').waitFor({ timeout: 60_000 });
+    // one request on opening the page: the device list, which names the program too
+    expect(calls).toEqual({ 'signer:list': 1 });
     expect(await tid('signer-program-typed-hint').innerText()).toMatch(/no file dialog: type the program’s full path/);
     expect(await tid('signer-program-choose').count()).toBe(0);
 
@@ -126,6 +141,22 @@ describe.skipIf(skip !== null)(`the signer program over the browser bridge (Chro
       await page.locator(`[data-testid="signer-device"][data-fingerprint="${fingerprintOf('A')}"]`).waitFor({ timeout: 60_000 });
       expect(await page.evaluate(() => (globalThis as unknown as { __dialogs: number }).__dialogs)).toBe(3);
       await page.screenshot({ path: join(SCREENSHOTS, '71-signer-program-choose.png'), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
+  it('a device list that fails: its error, and the program still named (asked for on its own, once)', async () => {
+    writeFileSync(join(tmp, 'hwi-config.json'), JSON.stringify({ devices: [{ name: 'A', type: 'trezor', model: 'trezor_t', mode: 'garbage' }] }));
+    const page = await rig.context.newPage();
+    try {
+      const calls = countSignerCalls(page);
+      await page.goto(`${rig.web.bridge.pageUrl}#/signers`);
+      await page.getByTestId('signer-list-error').waitFor({ timeout: 60_000 });
+      expect(await page.getByTestId('signer-list-error').innerText()).toMatch(/not JSON/);
+      await page.locator('[data-testid="signer-program"][data-source="setting"]').waitFor({ timeout: 60_000 });
+      expect(await page.getByTestId('signer-program').innerText()).toContain(HWI_SIGNER);
+      expect(calls).toEqual({ 'signer:list': 1, 'signer:program': 1 });
     } finally {
       await page.close();
     }

@@ -15,7 +15,7 @@ import { HDKey } from '@scure/bip32';
 import { combinePsbtsBase64, finalizePsbtBase64, parsePsbt, verifyPsbtSignatures } from '../../shared/bitcoin/psbt';
 import { deriveAddresses, parseDescriptor } from '../../shared/bitcoin/descriptor';
 import { REGTEST } from '../../shared/bitcoin/networks';
-import { fingerprintOf, HWI_SIGNER, masterOf, parsePath, withChecksum, writeHwiConfig, type HwiConfig } from '../support/hwi-devices';
+import { cosignerKeyOf, fingerprintOf, HWI_SIGNER, masterOf, parsePath, withChecksum, writeHwiConfig, type HwiConfig } from '../support/hwi-devices';
 
 const dir = mkdtempSync(join(tmpdir(), 'spyglass-hwi-program-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -67,6 +67,22 @@ describe('the test HWI program', () => {
     }
     const other = d.receive[2]!.replace(/#.*$/, '').replace('/0/*', '/0/0').replace(fingerprintOf('A'), '00000001');
     expect(await json({ devices: [A] }, ['--fingerprint', fingerprintOf('A'), '--chain', 'regtest', 'displayaddress', '--desc', other])).toMatchObject({ code: -7, error: expect.stringMatching(/fingerprint does not match/) });
+  });
+
+  it('displayaddress --desc of a multisig: derived from the xpubs and their suffix; a Ledger refuses derived keys and a policy it has not registered, as HWI 3.2.0', async () => {
+    const keys = ['A', 'B', 'C'].map((k) => cosignerKeyOf(k, 'regtest'));
+    const ms = (fn: string, suffix: string) => withChecksum(`wsh(${fn}(2,${keys.map((k) => `${k}${suffix}`).join(',')}))`);
+    const expected = (deriveAddresses(ms('sortedmulti', '/1/*'), REGTEST, [4, 4]) as string[])[0];
+    const ledger = { ...B, registered: [ms('sortedmulti', '/<0;1>/*')] };
+    const show = (device: typeof A, desc: string) => json({ devices: [device] }, ['--fingerprint', fingerprintOf(device.name), '--chain', 'regtest', 'displayaddress', '--desc', desc]);
+    for (const device of [A, ledger, C]) expect(await show(device, ms('sortedmulti', '/1/4'))).toEqual({ address: expected });
+    // the node's descriptor of the same address: derived keys, multi (Core's InferDescriptor)
+    const derived = parseDescriptor(ms('sortedmulti', '/1/*'), REGTEST).expandedString(4);
+    expect(await show(A, derived)).toEqual({ address: expected });
+    expect(await show(ledger, derived)).toEqual({ code: -7, error: 'Ledger Bitcoin app requires derivation paths ending with /0/* or /1/* for multisig' });
+    expect(await show(C, derived)).toEqual({ code: -7, error: 'Coldcards only allow sortedmulti descriptors' });
+    expect(await show(ledger, ms('multi', '/1/4'))).toMatchObject({ code: -19, error: expect.stringMatching(/multi policy is not the wallet registered on this Ledger \(2-of-3 sortedmulti\)/) });
+    expect(await show(ledger, withChecksum(`wsh(sortedmulti(2,${keys.map((k, i) => `${k}/1/${4 + i}`).join(',')}))`))).toMatchObject({ code: -7, error: expect.stringMatching(/all derivation paths to end with/) });
   });
 
   it('getxpub PATH: {"xpub": …} at the path, in the version of the chain (tpub off mainnet), as HWI 3.x writes it; a path that is not one is BAD_ARGUMENT', async () => {

@@ -239,7 +239,19 @@ describe('a 2-of-3 wsh: two devices sign one after another', () => {
     const e = await fail('signer:display-address', { address: addr });
     expect(e).toMatchObject({ code: 'input.invalid', detail: { field: 'fingerprint' } });
     expect(e.message).toContain(`keys of several devices (${[fpA, fpB, fpC].sort().join(', ')})`);
-    expect(await dispatchOk(app, 'signer:display-address', { address: addr, fingerprint: fpB })).toMatchObject({ address: addr, matches: true, descriptor: expect.stringMatching(/^wsh\((sorted)?multi\(2,/) });
+    // the wallet's own descriptor at the address (xpubs with origins, sortedmulti, /0/<index>), as a Ledger
+    // needs it to match the policy registered on it (the test device refuses the node's derived-key `multi`
+    // form), and as the Coldcard needs it (sortedmulti only)
+    const atAddress = withChecksum(`wsh(sortedmulti(2,${keys.map((k) => `${k}/0/0`).join(',')}))`);
+    setDevices([A, { ...B, registered: [withChecksum(`wsh(sortedmulti(2,${keys.map((k) => `${k}/<0;1>/*`).join(',')}))`)] }, C]);
+    for (const fp of [fpB, fpC, fpA]) {
+      expect(await dispatchOk(app, 'signer:display-address', { address: addr, fingerprint: fp })).toEqual({ address: addr, matches: true, descriptor: atAddress });
+      expect(loggedArgv().at(-1)).toEqual({ argv: ['--fingerprint', fp, '--chain', 'regtest', 'displayaddress', '--desc', atAddress], stdin: false });
+    }
+    // a Ledger on which the person registered this wallet as multi shows no sortedmulti address
+    setDevices([A, { ...B, registered: [withChecksum(`wsh(multi(2,${keys.map((k) => `${k}/<0;1>/*`).join(',')}))`)] }, C]);
+    expect((await fail('signer:display-address', { address: addr, fingerprint: fpB })).detail).toMatchObject({ signer: 'unsupported', hwiMessage: expect.stringMatching(/sortedmulti policy is not the wallet registered on this Ledger/) });
+    setDevices([A, B, C]);
     const d = await compose('0.5', 11);
     // the Signers page lists the devices first: their models name the signatures
     expect((await dispatchOk<SignerListView>(app, 'signer:list')).devices.map((x) => x.fingerprint)).toEqual([fpA, fpB, fpC]);

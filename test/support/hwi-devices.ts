@@ -34,6 +34,12 @@ export interface HwiDevice {
   mode?: HwiMode;
   /** False: the device signs no taproot (getdescriptors leaves tr out, a tr spend is UNAVAILABLE_ACTION). */
   taproot?: boolean;
+  /**
+   * The multisig wallets the person registered on the device (their ranged descriptors): a `ledger`
+   * shows a multisig address only for one of these policies (hwi-multisig.ts). Absent: any policy HWI
+   * accepts (it registers it as it shows the address, the person approving on the device).
+   */
+  registered?: string[];
 }
 
 export interface HwiConfig {

@@ -12,6 +12,7 @@ import { base64 } from '@scure/base';
 import { deriveAddresses } from '../../shared/bitcoin/descriptor';
 import { NETWORKS } from '../../shared/bitcoin/networks';
 import { signPsbt } from './signer';
+import { checkMultisigFor, MultisigRefusal, readMultisig } from './hwi-multisig';
 import { descriptorsOf, fingerprintOf, HWI_CONFIG_ENV, masterOf, withChecksum, xpubAt, type HwiChain, type HwiConfig, type HwiDevice } from './hwi-devices';
 
 // hwilib/errors.py
@@ -125,7 +126,10 @@ function findDevice(config: HwiConfig, fingerprint: string): HwiDevice {
   return d;
 }
 
-/** displayaddress --desc: the device checks the fingerprint and key it holds, then shows the address. */
+/**
+ * displayaddress --desc: the device checks the fingerprint and key it holds and, for a multisig, what its
+ * type asks of the descriptor (hwi-multisig.ts), then shows the address derived from the descriptor.
+ */
 function displayAddress(d: HwiDevice, chain: HwiChain, desc: string): { address: string } {
   const fp = fingerprintOf(d.name);
   const keys = [...desc.matchAll(/\[([0-9a-fA-F]{8})((?:\/\d+['h]?)*)\]([0-9a-zA-Z]+)((?:\/\d+)*)/g)];
@@ -134,6 +138,15 @@ function displayAddress(d: HwiDevice, chain: HwiChain, desc: string): { address:
   const mine = keys.filter((k) => k[1]!.toLowerCase() === fp);
   if (mine.length === 0) throw new HwwError(`Descriptor fingerprint does not match device: ${desc}`, BAD_ARGUMENT);
   if (/^(sh\()?tr\(/.test(desc) && d.taproot === false) throw new HwwError('Device does not support Taproot', UNAVAILABLE_ACTION);
+  const ms = readMultisig(desc);
+  if (ms) {
+    try {
+      checkMultisigFor(d.type, ms, d.registered);
+    } catch (e) {
+      if (e instanceof MultisigRefusal) throw new HwwError(e.message, e.code);
+      throw e;
+    }
+  }
   for (const k of mine) {
     const origin = `m${k[2]}`;
     const xpub = xpubAt(d.name, origin, chain);

@@ -19,6 +19,7 @@ export type SignerFailure =
   | 'declined'
   | 'unsupported'
   | 'wrong-key'
+  | 'wrong-descriptor'
   | 'invalid-tx'
   | 'busy'
   | 'not-initialized'

@@ -15,12 +15,13 @@ import type { SignerDescriptorsView, SignerDeviceView, SignerDisplayView, Signer
 import type { Logger } from '../log';
 import type { SendService } from '../send/index';
 import { readPsbt } from '../send/jobs';
-import type { Services } from '../services';
+import type { ActiveConnection, Services } from '../services';
 import { checkAnswer } from './answer';
 import { checkAddressDescriptor, checkChain, checkFingerprint, displayAddressArgs, enumerateArgs, getDescriptorsArgs, getXpubArgs, signTxArgs, type HwiChain, type Invocation } from './args';
 import { fromHwiError, HWI, INSTALL_HWI, SignerError } from './errors';
 import { programProblem, resolveProgram } from './program';
 import { runProgram, type RunOutcome } from './run';
+import { indexOfAddress, isMultisig, walletDescriptorAt } from './wallet-descriptor';
 
 export { SIGNER_ENV } from './program';
 /** Long enough for a person to read the screen and press a button. */
@@ -49,6 +50,8 @@ export interface SignerDeps {
   pickProgram?: () => Promise<string | null>;
   timeouts?: { buttonMs?: number; quickMs?: number };
   maxReplyBytes?: number;
+  /** The receive and change descriptors Spyglass stored for a profile's node wallet (none: []); asked when the node gives no parent_desc. */
+  wallets?: { descriptors(profileId: string, nodeWallet: string): string[] };
 }
 
 const errorReply = z.object({ error: z.string(), code: z.number().int() }).passthrough();
@@ -278,16 +281,18 @@ export class SignerService {
   }
 
   /**
-   * Shows `address` on the device: the node's own descriptor of it (getaddressinfo, as Bitcoin Core's
-   * walletdisplayaddress does), with the device's fingerprint from its key origin unless one is given; the
-   * device must show the very same address.
+   * Shows `address` on the device: a single-key address by the node's own descriptor of it
+   * (getaddressinfo, as Bitcoin Core's walletdisplayaddress does); a multisig one by the wallet's
+   * descriptor at that address (wallet-descriptor.ts: xpubs with their origins, sortedmulti as the wallet
+   * is, what a Ledger or BitBox02 needs), derived here first. The device's fingerprint comes from the key
+   * origins unless one is given; the device must show the very same address.
    */
   async displayAddress(address: string, fingerprint: string | undefined, op?: string): Promise<SignerDisplayView> {
     const chain = this.#chain();
     const conn = this.deps.services.activeConnection()!;
-    const info = await conn.rpc.call<{ ismine?: boolean; solvable?: boolean; desc?: string }>('getaddressinfo', [address]);
+    const info = await conn.rpc.call<{ ismine?: boolean; solvable?: boolean; desc?: string; parent_desc?: string }>('getaddressinfo', [address]);
     if (!info.desc || !info.solvable) throw new AppError('input.invalid', 'The node’s wallet does not know how this address is made (no descriptor with keys): it cannot be shown on a device.', { field: 'address' });
-    const desc = checkAddressDescriptor(info.desc, chain);
+    const desc = checkAddressDescriptor(this.#walletDescriptor(info.desc, info.parent_desc, address, chain, conn) ?? info.desc, chain);
     const origins = [...new Set([...desc.matchAll(/\[([0-9a-fA-F]{8})/g)].map((m) => m[1]!.toLowerCase()))].sort();
     const fp = fingerprint ? checkFingerprint(fingerprint) : origins.length === 1 ? origins[0]! : null;
     if (!fp) throw new AppError('input.invalid', `This address has keys of several devices (${origins.join(', ')}): choose the device to show it on.`, { field: 'fingerprint' });
@@ -299,6 +304,20 @@ export class SignerService {
       throw new SignerError('wrong-key', `The device shows ${r.data.address.slice(0, 100)}, not ${address}: do not use this address until you know why (another wallet on the device, or a wrong descriptor).`);
     }
     return { address, descriptor: desc, matches: true };
+  }
+
+  /**
+   * A multisig address's wallet descriptor at its index (wallet-descriptor.ts): from the node's
+   * parent_desc (Core 24+), else from the descriptors stored here for the active wallet. Null for a
+   * single-key address, or when neither is a ranged multisig: the node's descriptor is shown then.
+   */
+  #walletDescriptor(desc: string, parentDesc: string | undefined, address: string, chain: HwiChain, conn: ActiveConnection): string | null {
+    if (!isMultisig(desc)) return null;
+    const index = indexOfAddress(desc);
+    if (index === null) return null;
+    const wallet = conn.report.node.wallet;
+    const candidates = parentDesc ? [parentDesc] : wallet ? (this.deps.wallets?.descriptors(conn.profile.id, wallet) ?? []) : [];
+    return walletDescriptorAt(candidates, index, address, NETWORKS[chain]);
   }
 
   /**
