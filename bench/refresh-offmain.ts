@@ -8,7 +8,8 @@
  *   ships before the change), the engine's memory releases as they are; `parts, no release`: the same
  *   with no memory release on main;
  * - `worker`: the batches asked and parsed by the import worker (infoBatches, refresh/info-batches.ts),
- *   the releases as they are;
+ *   and so are the received step's listreceivedbyaddress and listunspent (receivedJobs,
+ *   refresh/received-job.ts), the releases as they are (what the app ships);
  * - `worker, no release`: the same with no memory release on main (releaseMemory null);
  * - `worker, release at the end`: one release after the refresh (releaseSteps false).
  *
@@ -28,6 +29,7 @@ import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ReceivedOp } from '../electron/main/refresh/received-job';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
@@ -106,7 +108,12 @@ async function appChild(arg: Urls & { variant: Variant; dataDir: string; workerF
     log,
     writer: (r) => imports.run('snapshot-write', r),
     writerPart: async (r) => void (await imports.run('snapshot-part', r)),
-    ...(worker ? { infoBatches: (r: { session: string; addresses: string[] }) => imports.run('snapshot-infos', { ...r, rpc: rpc.handoff() }) } : {}),
+    ...(worker
+      ? {
+          infoBatches: (r: { session: string; addresses: string[] }) => imports.run('snapshot-infos', { ...r, rpc: rpc.handoff() }),
+          receivedJobs: (r: ReceivedOp & { session: string }) => imports.run('snapshot-received', { ...r, rpc: rpc.handoff() }),
+        }
+      : {}),
     ...(arg.variant.endsWith('-norelease') ? { releaseMemory: null } : {}),
     ...(arg.variant === 'worker-endrelease' ? { releaseSteps: false } : {}),
   });

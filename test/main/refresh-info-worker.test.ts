@@ -18,7 +18,7 @@ import type { IndexClient } from '../../electron/main/blockindex/client';
 import type { WatchRepository } from '../../electron/main/store/watch';
 import { RefreshEngine, type RefreshEngineOptions, type RefreshResult } from '../../electron/main/refresh/engine';
 import { infoCalls } from '../../electron/main/refresh/address-infos';
-import { infoSessions } from '../../electron/main/refresh/info-batches';
+import { workerSessions as infoSessions } from '../../electron/main/refresh/worker-session';
 import { snapshotPartSessions } from '../../electron/main/refresh/snapshot-writer';
 import { InlineImportRunner, type ImportRunner, type WorkerImportRunner } from '../../electron/main/watch/import-runner';
 import { silentLogger } from '../../electron/main/log';

@@ -122,6 +122,7 @@ export class RefreshEngine {
   readonly #writer: SnapshotWriter | null;
   readonly #writerPart: SnapshotPartWriter | null;
   readonly #infoBatches: RefreshEngineOptions['infoBatches'] | null;
+  readonly #receivedJobs: RefreshEngineOptions['receivedJobs'] | null;
   readonly #sliceMs: number | null;
   readonly #txs: IndexTxCache;
   #running: Promise<RefreshResult> | null = null;
@@ -144,6 +145,7 @@ export class RefreshEngine {
     this.#writer = options.writer ?? null;
     this.#writerPart = this.#writer !== null ? (options.writerPart ?? null) : null;
     this.#infoBatches = this.#writerPart !== null ? (options.infoBatches ?? null) : null;
+    this.#receivedJobs = this.#writerPart !== null ? (options.receivedJobs ?? null) : null;
     this.#sliceMs = options.sliceMs === undefined ? SLICE_MS : options.sliceMs;
     this.#txs = new IndexTxCache(this.#store, this.#index, this.#now, options.genesisHash);
   }
@@ -220,6 +222,9 @@ export class RefreshEngine {
     // batch by batch under this name, and this thread keeps none of them.
     const session = this.#writerPart !== null ? randomUUID() : null;
     let partsSent = false;
+    const dropParts = (): void => void this.#writerPart!({ session: session!, text: null }).catch(() => undefined);
+    // The received step's replies asked and parsed by the writer itself when it can (received-job.ts).
+    const receivedJobs = session !== null ? this.#receivedJobs : null;
 
     try {
       checkAbort();
@@ -233,6 +238,15 @@ export class RefreshEngine {
         callOpts,
         log: this.#log,
         slicer,
+        ...(receivedJobs != null
+          ? {
+              elsewhere: (op) => {
+                partsSent = true;
+                return receivedJobs({ ...op, session: session! });
+              },
+              drop: dropParts,
+            }
+          : {}),
       });
       spendCheck = checked;
       progress('received', 1, 1, true);
@@ -273,7 +287,7 @@ export class RefreshEngine {
                 partsSent = true;
                 return elsewhere({ session, addresses });
               },
-              drop: () => void this.#writerPart!({ session, text: null }).catch(() => undefined),
+              drop: dropParts,
             }
           : {}),
       });
@@ -326,7 +340,7 @@ export class RefreshEngine {
         progress('write', 1, 1, true);
         diff = { newUtxos: 0, newSats: 0n, spentUtxos: 0, spentSats: 0n, newTxids: 0 };
         // Batches whose every reply was refused left a session (and the worker's client) behind.
-        if (session !== null && partsSent) this.#writerPart!({ session, text: null }).catch(() => undefined);
+        if (session !== null && partsSent) dropParts();
       } else {
         const addresses = await snapshotAddresses(plan, lookups, slicer);
         const snapshot = { takenAt, node: nodeTip, index: indexTip, previousId: prev?.id ?? null, received, addresses, infos, walletState };
