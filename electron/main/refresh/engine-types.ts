@@ -120,6 +120,8 @@ export interface RefreshEngineOptions {
    * there, their records read back a page at a time. Default: asked and parsed here on `rpc`.
    */
   receivedJobs?: (request: ReceivedOp & { session: string }) => Promise<ReceivedJobReply>;
+  /** With `receivedJobs`: records read back from the worker per job (default 1,000). */
+  receivedPage?: number;
   /**
    * How long the engine's loops run before the event loop gets a turn (slice.ts; default SLICE_MS);
    * null: never (the bench's baseline).

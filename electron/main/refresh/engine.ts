@@ -123,6 +123,7 @@ export class RefreshEngine {
   readonly #writerPart: SnapshotPartWriter | null;
   readonly #infoBatches: RefreshEngineOptions['infoBatches'] | null;
   readonly #receivedJobs: RefreshEngineOptions['receivedJobs'] | null;
+  readonly #receivedPage: number | undefined;
   readonly #sliceMs: number | null;
   readonly #txs: IndexTxCache;
   #running: Promise<RefreshResult> | null = null;
@@ -146,6 +147,7 @@ export class RefreshEngine {
     this.#writerPart = this.#writer !== null ? (options.writerPart ?? null) : null;
     this.#infoBatches = this.#writerPart !== null ? (options.infoBatches ?? null) : null;
     this.#receivedJobs = this.#writerPart !== null ? (options.receivedJobs ?? null) : null;
+    this.#receivedPage = options.receivedPage;
     this.#sliceMs = options.sliceMs === undefined ? SLICE_MS : options.sliceMs;
     this.#txs = new IndexTxCache(this.#store, this.#index, this.#now, options.genesisHash);
   }
@@ -245,6 +247,7 @@ export class RefreshEngine {
                 return receivedJobs({ ...op, session: session! });
               },
               drop: dropParts,
+              page: this.#receivedPage,
             }
           : {}),
       });

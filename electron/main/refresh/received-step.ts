@@ -28,7 +28,7 @@ export interface ReceivedStep {
 /** Runs one job of the step in the import worker, under the refresh's session (received-job.ts). */
 export type ReceivedElsewhere = (op: ReceivedOp) => Promise<ReceivedJobReply>;
 
-/** Records read from the worker per job: each reply is a short structured clone, not one of 20,000 records. */
+/** Records read from the worker per job (default): each reply is a short structured clone, not one of 20,000 records. */
 export const RECEIVED_PAGE = 1000;
 
 /** Where the two replies are asked and parsed: `list` gives the records, `unspent` completes them. */
@@ -47,10 +47,10 @@ function askedHere(rpc: RefreshRpc, callOpts: { signal?: AbortSignal }): Receive
   };
 }
 
-function askedElsewhere(job: ReceivedElsewhere, slicer: Slicer): ReceivedSource {
+function askedElsewhere(job: ReceivedElsewhere, page: number, slicer: Slicer): ReceivedSource {
   const pages = async (what: 'records' | 'unspent', from: number, to: number, take: (r: ReceivedJobReply, at: number) => void): Promise<void> => {
-    for (let at = from; at < to; at += RECEIVED_PAGE) {
-      take(await job({ op: 'page', what, from: at, size: Math.min(RECEIVED_PAGE, to - at) }), at);
+    for (let at = from; at < to; at += page) {
+      take(await job({ op: 'page', what, from: at, size: Math.min(page, to - at) }), at);
       await slicer.pause();
     }
   };
@@ -87,12 +87,14 @@ export async function readReceived(a: {
   elsewhere?: ReceivedElsewhere | null;
   /** With `elsewhere`: drops the refresh's session there (aborting its call), at once when the signal aborts. */
   drop?: () => void;
+  /** With `elsewhere`: records read back per job (default RECEIVED_PAGE). */
+  page?: number;
 }): Promise<ReceivedStep> {
   const signal = a.callOpts.signal;
   const drop = a.elsewhere ? a.drop : undefined;
   if (drop) signal?.addEventListener('abort', drop);
   try {
-    return await read(a, a.elsewhere ? askedElsewhere(a.elsewhere, a.slicer) : askedHere(a.rpc, a.callOpts), !a.elsewhere);
+    return await read(a, a.elsewhere ? askedElsewhere(a.elsewhere, Math.max(1, Math.floor(a.page ?? RECEIVED_PAGE)), a.slicer) : askedHere(a.rpc, a.callOpts), !a.elsewhere);
   } finally {
     if (drop) signal?.removeEventListener('abort', drop);
   }
