@@ -127,6 +127,36 @@ describe('the received step asked by the import worker (snapshot-received)', () 
     expect(countThere.n('listreceivedbyaddress') + countThere.n('listunspent')).toBe(0);
   });
 
+  it('without the spend check: only listreceivedbyaddress, asked there, the same rows as here', async () => {
+    const here = rig.profile('no spend check, here');
+    const there = rig.profile('no spend check, worker');
+    const a = await new RefreshEngine({ store, rpc, index, profileId: here, wallet: 'watch', log: silentLogger, releaseMemory: null, checkSpends: false }).run();
+    const ops: string[] = [];
+    const counted = new CountingRpc(rpc);
+    const engine = new RefreshEngine({
+      store,
+      rpc: counted,
+      index,
+      profileId: there,
+      wallet: 'watch',
+      log: silentLogger,
+      releaseMemory: null,
+      checkSpends: false,
+      writer: (r) => rig.worker.run('snapshot-write', r),
+      writerPart: async (r) => void (await rig.worker.run('snapshot-part', r)),
+      receivedJobs: (r) => {
+        ops.push(r.op);
+        return rig.worker.run('snapshot-received', { ...r, rpc: rpc.handoff() });
+      },
+    });
+    const b = await engine.run();
+    expect(b.spendCheck).toBe('off');
+    expect(ops).toEqual(['list', 'page', 'release']);
+    expect(counted.n('listreceivedbyaddress') + counted.n('listunspent') + counted.n('getwalletinfo')).toBe(0);
+    expect(nodeRows(b.snapshotId)).toEqual(nodeRows(a.snapshotId));
+    expect(nodeRows(b.snapshotId).every((r) => r.nodeUnspent === null)).toBe(true);
+  });
+
   it.each(['list', 'page', 'unspent'] as const)('a cancel at its %s job drops the session there at once, aborts its call, and writes nothing', async (at) => {
     const pid = rig.profile(`cancelled at ${at}`);
     const inline = new InlineImportRunner(store); // the same jobs on this thread: their sessions can be counted here
