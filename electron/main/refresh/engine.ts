@@ -320,7 +320,7 @@ export class RefreshEngine {
         this.#store.touchSnapshot(scope, snapshotId, { takenAt, node: nodeTip, index: indexTip, received, walletState, refetched: toFetch });
         progress('write', 1, 1, true);
         diff = { newUtxos: 0, newSats: 0n, spentUtxos: 0, spentSats: 0n, newTxids: 0 };
-        // Batches whose every reply was refused left a session (and the worker's client) behind.
+        // The received step there, or batches whose every reply was refused, left a session (and the worker's client) behind.
         if (session?.used) session.drop();
       } else {
         const addresses = await snapshotAddresses(plan, lookups, slicer);
