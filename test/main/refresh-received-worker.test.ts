@@ -127,6 +127,21 @@ describe('the received step asked by the import worker (snapshot-received)', () 
     expect(countThere.n('listreceivedbyaddress') + countThere.n('listunspent')).toBe(0);
   });
 
+  it('leaves no session (nor its node client) there after a refresh that wrote, nor after one that found nothing changed', async () => {
+    const pid = rig.profile('sessions');
+    const inline = new InlineImportRunner(store); // the same jobs on this thread: their sessions can be counted here
+    const sessions = workerSessions();
+    const engine = appEngine(pid, inline, new CountingRpc(rpc));
+    const first = await engine.run();
+    expect(first.unchanged).toBe(false);
+    await new Promise((r) => setImmediate(r));
+    expect(workerSessions()).toBe(sessions);
+    const again = await engine.run();
+    expect(again).toMatchObject({ unchanged: true, spendCheck: 'reused' });
+    await new Promise((r) => setImmediate(r)); // the unchanged refresh's drop is sent without waiting
+    expect(workerSessions()).toBe(sessions);
+  });
+
   it('without the spend check: only listreceivedbyaddress, asked there, the same rows as here', async () => {
     const here = rig.profile('no spend check, here');
     const there = rig.profile('no spend check, worker');
