@@ -8,7 +8,8 @@
  *   ships before the change), the engine's memory releases as they are; `parts, no release`: the same
  *   with no memory release on main;
  * - `worker`: the batches asked and parsed by the import worker (infoBatches, refresh/info-batches.ts),
- *   the releases as they are;
+ *   and so are the received step's listreceivedbyaddress and listunspent (receivedJobs,
+ *   refresh/received-job.ts), the releases as they are (what the app ships);
  * - `worker, no release`: the same with no memory release on main (releaseMemory null);
  * - `worker, release at the end`: one release after the refresh (releaseSteps false).
  *
@@ -18,16 +19,19 @@
  * after a forced gc after each refresh, the getrusage peak, and the releases the engine logged.
  *
  * Run: npx tsx bench/refresh-offmain.ts   (BENCH_OFFMAIN_VARIANTS=parts,worker,… to pick; ROUNDS=n;
- * BENCH_OFFMAIN_LATE=1 lists the pings later than 150 ms with the engine's step; BENCH_OFFMAIN_NODE_FLAGS
+ * BENCH_OFFMAIN_LATE=1 lists the pings later than 150 ms with the engine's step, and V8's young generation:
+ * its largest size and the step it grew to it in, and its size after the gc; BENCH_OFFMAIN_NODE_FLAGS
  * adds Node flags to the measured process, e.g. --trace-gc)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ReceivedOp } from '../electron/main/refresh/received-job';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
@@ -50,6 +54,9 @@ interface RunReport {
   cpuS: number;
   worstPingMs: number;
   rssAfterGc: number;
+  /** V8's young generation (new space, committed) after that gc, and its largest size during the run with the step it grew in. */
+  youngAfterGc: number;
+  youngPeak: string;
   /** Pings later than 150 ms: how late, and the step the engine was in (its last progress event). */
   late: string[];
 }
@@ -61,6 +68,10 @@ interface ChildReport {
   peakRss: number;
   releases: number[];
   infos: number;
+}
+
+function youngGen(): number {
+  return getHeapSpaceStatistics().find((x) => x.space_name === 'new_space')?.space_size ?? 0;
 }
 
 function rssAfterGc(): number {
@@ -106,7 +117,12 @@ async function appChild(arg: Urls & { variant: Variant; dataDir: string; workerF
     log,
     writer: (r) => imports.run('snapshot-write', r),
     writerPart: async (r) => void (await imports.run('snapshot-part', r)),
-    ...(worker ? { infoBatches: (r: { session: string; addresses: string[] }) => imports.run('snapshot-infos', { ...r, rpc: rpc.handoff() }) } : {}),
+    ...(worker
+      ? {
+          infoBatches: (r: { session: string; addresses: string[] }) => imports.run('snapshot-infos', { ...r, rpc: rpc.handoff() }),
+          receivedJobs: (r: ReceivedOp & { session: string }) => imports.run('snapshot-received', { ...r, rpc: rpc.handoff() }),
+        }
+      : {}),
     ...(arg.variant.endsWith('-norelease') ? { releaseMemory: null } : {}),
     ...(arg.variant === 'worker-endrelease' ? { releaseSteps: false } : {}),
   });
@@ -115,12 +131,15 @@ async function appChild(arg: Urls & { variant: Variant; dataDir: string; workerF
     let worst = 0;
     let phase = 'start';
     const late: string[] = [];
+    let young = { size: youngGen(), at: 'start' };
     let due = performance.now() + PING_MS;
     const timer = setInterval(() => {
       const now = performance.now();
       if (now - due > 150) late.push(`${Math.round(now - due)}@${phase}@t=${Math.round(now)}`);
       worst = Math.max(worst, now - due);
       due = now + PING_MS;
+      const y = youngGen();
+      if (y > young.size) young = { size: y, at: phase.split(':')[0]! };
     }, PING_MS);
     const cpu = process.cpuUsage();
     const t0 = performance.now();
@@ -133,7 +152,8 @@ async function appChild(arg: Urls & { variant: Variant; dataDir: string; workerF
     const ms = performance.now() - t0;
     worst = Math.max(worst, performance.now() - due);
     const c = process.cpuUsage(cpu);
-    return { ms, cpuS: (c.user + c.system) / 1e6, worstPingMs: worst, rssAfterGc: rssAfterGc(), late };
+    const rss = rssAfterGc();
+    return { ms, cpuS: (c.user + c.system) / 1e6, worstPingMs: worst, rssAfterGc: rss, youngAfterGc: youngGen(), youngPeak: `${(young.size / MB).toFixed(0)} MB @${young.at}`, late };
   };
   const cold = await run();
   const warm = await run();
@@ -218,7 +238,11 @@ async function main(): Promise<void> {
             `| ${variant} | ${load} | ${f(r.cold.worstPingMs)} / ${f(r.warm.worstPingMs)} | ${f(r.cold.rssAfterGc / MB)} / ${f(r.warm.rssAfterGc / MB)} | ${f(r.peakRss / MB)} | ` +
               `${(r.cold.ms / 1000).toFixed(1)} (${r.cold.cpuS.toFixed(1)}) | ${r.releases.join(', ') || '—'} |`,
           );
-          if (process.env.BENCH_OFFMAIN_LATE) console.error(`  ${variant} late pings, cold: ${r.cold.late.join(' ')}; warm: ${r.warm.late.join(' ')}`);
+          if (process.env.BENCH_OFFMAIN_LATE) {
+            console.error(`  ${variant} late pings, cold: ${r.cold.late.join(' ')}; warm: ${r.warm.late.join(' ')}`);
+            const y = (x: RunReport): string => `${x.youngPeak}, ${f(x.youngAfterGc / MB)} MB after gc`;
+            console.error(`  ${variant} young generation, cold: ${y(r.cold)}; warm: ${y(r.warm)}`);
+          }
         } finally {
           rmSync(dataDir, { recursive: true, force: true });
         }

@@ -255,7 +255,7 @@ export function defineRefreshSuite(setup: () => Promise<RefreshTarget>): void {
     expect(r.diff.spentUtxos).toBe(gone.length);
   });
 
-  it('as the app refreshes (the import worker asks getaddressinfo, refresh/info-batches.ts): the same rows and replies, none asked on this thread', async () => {
+  it('as the app refreshes (the import worker asks getaddressinfo, listreceivedbyaddress and listunspent: refresh/info-batches.ts, received-job.ts): the same rows and replies, none asked on this thread', async () => {
     const twin = (name: string): string => {
       const pid = new ProfileRepository(db).create(
         { name, nodeUrl: t.rpcUrl, auth: 'password', rpcUser: t.user, cookiePath: '', wallet: w.watch, indexUrl: t.follower.indexUrl },
@@ -278,8 +278,18 @@ export function defineRefreshSuite(setup: () => Promise<RefreshTarget>): void {
         writer: (r) => worker.run('snapshot-write', r),
         writerPart: async (r) => void (await worker.run('snapshot-part', r)),
         infoBatches: (r) => worker.run('snapshot-infos', { ...r, rpc: rpcClient.handoff() }),
+        receivedJobs: (r) => worker.run('snapshot-received', { ...r, rpc: rpcClient.handoff() }),
       }).run();
       expect(counted.n('getaddressinfo')).toBe(0);
+      expect(counted.n('listreceivedbyaddress')).toBe(0);
+      expect(counted.n('listunspent')).toBe(0);
+      expect(counted.n('getwalletinfo')).toBe(2); // the wallet-state check, before and after listreceivedbyaddress, stays here
+      expect(b.spendCheck).toBe('listunspent');
+      // The node's rows (with their node-unspent digests, after the spend above) and the wallet state, as asked here.
+      const nodeRows = (id: number) => [...store.received(id).values()].sort((x, y) => (x.address < y.address ? -1 : 1));
+      expect(nodeRows(b.snapshotId)).toEqual(nodeRows(a.snapshotId));
+      expect(nodeRows(b.snapshotId).every((r) => r.nodeUnspent !== null)).toBe(true);
+      expect(store.latestSnapshot(there)!.walletState).toBe(store.latestSnapshot(held)!.walletState);
       expect(b.counts).toEqual(a.counts);
       expect(b.counts.infosFetched).toBe(hot.length + 1);
       const rows = (pid: string, id: number) => store.balances(pid, id).map(({ fetchedAt: _at, ...r }) => r);

@@ -4,6 +4,7 @@ import type { Logger } from '../log';
 import type { RpcClient } from '../rpc/client';
 import type { SnapshotPartWriter, SnapshotWriter } from './snapshot-writer';
 import type { InfoBatchOutcome } from './address-infos';
+import type { ReceivedJobReply, ReceivedOp } from './received-job';
 import type { DiffSummary, RefreshStep, Tip, WatchRepository } from '../store/watch';
 
 export type RefreshPhase = 'received' | 'addressinfo' | 'utxos' | 'write';
@@ -113,6 +114,14 @@ export interface RefreshEngineOptions {
    * this thread never parses them; returns the counts and log lines. Default: asked here on `rpc`.
    */
   infoBatches?: (request: { session: string; addresses: string[] }) => Promise<InfoBatchOutcome>;
+  /**
+   * With `writerPart`: runs one job of the received step where the parts are kept (the import worker's
+   * snapshot-received job, received-job.ts): listreceivedbyaddress and listunspent asked and parsed
+   * there, their records read back a page at a time. Default: asked and parsed here on `rpc`.
+   */
+  receivedJobs?: (request: ReceivedOp & { session: string }) => Promise<ReceivedJobReply>;
+  /** With `receivedJobs`: records read back from the worker per job (default 1,000). */
+  receivedPage?: number;
   /**
    * How long the engine's loops run before the event loop gets a turn (slice.ts; default SLICE_MS);
    * null: never (the bench's baseline).

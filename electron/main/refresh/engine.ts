@@ -64,8 +64,8 @@
 // whether anything changed), received-step.ts (the received step), lookups.ts (the index lookups and the
 // snapshot's address rows), progress.ts (errors, progress events),
 // index-tx.ts (the transaction cache), slice.ts (turns for the event loop), snapshot-text.ts +
-// snapshot-writer.ts (the write elsewhere).
-import { randomUUID } from 'node:crypto';
+// snapshot-writer.ts (the write elsewhere), writer-session.ts + received-job.ts + info-batches.ts +
+// worker-session.ts (the received step and the getaddressinfo batches asked and parsed there).
 import type { IndexTransaction } from '../blockindex/types';
 import { silentLogger, type Logger } from '../log';
 import { collectGarbage } from '../memory';
@@ -91,12 +91,14 @@ import {
 } from '../store/watch';
 import { DEFAULT_INFO_MAX_AGE_MS, type RefreshEngineOptions, type RefreshIndex, type RefreshResult, type RefreshRpc, type RefreshRunOptions } from './engine-types';
 import { isUnchanged, mustLookUp, NO_UTXOS, type IndexTotals } from './change-check';
-import { fetchAddressInfos } from './address-infos';
+import { fetchAddressInfos, type InfoBatchOutcome } from './address-infos';
 import { readReceived } from './received-step';
 import { IndexTxCache } from './index-tx';
 import { lookUpUtxos, snapshotAddresses } from './lookups';
 import { cancelled, progressEmitter, toAppError } from './progress';
 import { SLICE_MS, Slicer } from './slice';
+import { WriterSession } from './writer-session';
+import type { ReceivedJobReply, ReceivedOp } from './received-job';
 import { snapshotText } from './snapshot-text';
 import type { SnapshotPartWriter, SnapshotWriter } from './snapshot-writer';
 
@@ -122,6 +124,8 @@ export class RefreshEngine {
   readonly #writer: SnapshotWriter | null;
   readonly #writerPart: SnapshotPartWriter | null;
   readonly #infoBatches: RefreshEngineOptions['infoBatches'] | null;
+  readonly #receivedJobs: RefreshEngineOptions['receivedJobs'] | null;
+  readonly #receivedPage: number | undefined;
   readonly #sliceMs: number | null;
   readonly #txs: IndexTxCache;
   #running: Promise<RefreshResult> | null = null;
@@ -144,6 +148,8 @@ export class RefreshEngine {
     this.#writer = options.writer ?? null;
     this.#writerPart = this.#writer !== null ? (options.writerPart ?? null) : null;
     this.#infoBatches = this.#writerPart !== null ? (options.infoBatches ?? null) : null;
+    this.#receivedJobs = this.#writerPart !== null ? (options.receivedJobs ?? null) : null;
+    this.#receivedPage = options.receivedPage;
     this.#sliceMs = options.sliceMs === undefined ? SLICE_MS : options.sliceMs;
     this.#txs = new IndexTxCache(this.#store, this.#index, this.#now, options.genesisHash);
   }
@@ -216,10 +222,12 @@ export class RefreshEngine {
     const checkAbort = (): void => {
       if (signal?.aborted) throw cancelled();
     };
-    // With a writer that takes parts ahead (the import worker), the getaddressinfo replies go to it
-    // batch by batch under this name, and this thread keeps none of them.
-    const session = this.#writerPart !== null ? randomUUID() : null;
-    let partsSent = false;
+    // With a writer that takes parts ahead (the import worker), the received step and the
+    // getaddressinfo replies go to it under this session, and this thread keeps none of them.
+    const session = this.#writerPart !== null ? new WriterSession(this.#writerPart) : null;
+    const drop = (): void => session?.drop();
+    // The received step's replies asked and parsed by the writer itself when it can (received-job.ts).
+    const receivedJobs = session !== null && this.#receivedJobs != null ? session.job<ReceivedOp, ReceivedJobReply>(this.#receivedJobs) : null;
 
     try {
       checkAbort();
@@ -233,6 +241,7 @@ export class RefreshEngine {
         callOpts,
         log: this.#log,
         slicer,
+        ...(receivedJobs !== null ? { elsewhere: receivedJobs, drop, page: this.#receivedPage } : {}),
       });
       spendCheck = checked;
       progress('received', 1, 1, true);
@@ -250,7 +259,7 @@ export class RefreshEngine {
       const stale = this.#store.staleInfo(scope, all, this.#infoMaxAgeMs, this.#now());
       await slicer.pause();
       // Asked and parsed by the writer itself when it can (info-batches.ts), else here.
-      const elsewhere = session !== null && this.#infoBatches != null ? this.#infoBatches : null;
+      const elsewhere = session !== null && this.#infoBatches != null ? session.job<{ addresses: string[] }, InfoBatchOutcome>(this.#infoBatches) : null;
       const { infos, count: infoCount, errors: infoErrors } = await fetchAddressInfos({
         rpc: this.#rpc,
         addresses: stale,
@@ -260,22 +269,8 @@ export class RefreshEngine {
         slicer,
         progress,
         checkAbort,
-        send:
-          session === null
-            ? null
-            : (text) => {
-                partsSent = true;
-                return this.#writerPart!({ session, text });
-              },
-        ...(elsewhere !== null && session !== null
-          ? {
-              elsewhere: (addresses: string[]) => {
-                partsSent = true;
-                return elsewhere({ session, addresses });
-              },
-              drop: () => void this.#writerPart!({ session, text: null }).catch(() => undefined),
-            }
-          : {}),
+        send: session === null ? null : (text) => session.send(text),
+        ...(elsewhere !== null ? { elsewhere: (addresses: string[]) => elsewhere({ addresses }), drop } : {}),
       });
 
       // (Replies parsed elsewhere left nothing here to release.)
@@ -325,8 +320,8 @@ export class RefreshEngine {
         this.#store.touchSnapshot(scope, snapshotId, { takenAt, node: nodeTip, index: indexTip, received, walletState, refetched: toFetch });
         progress('write', 1, 1, true);
         diff = { newUtxos: 0, newSats: 0n, spentUtxos: 0, spentSats: 0n, newTxids: 0 };
-        // Batches whose every reply was refused left a session (and the worker's client) behind.
-        if (session !== null && partsSent) this.#writerPart!({ session, text: null }).catch(() => undefined);
+        // The received step there, or batches whose every reply was refused, left a session (and the worker's client) behind.
+        if (session?.used) session.drop();
       } else {
         const addresses = await snapshotAddresses(plan, lookups, slicer);
         const snapshot = { takenAt, node: nodeTip, index: indexTip, previousId: prev?.id ?? null, received, addresses, infos, walletState };
@@ -336,8 +331,8 @@ export class RefreshEngine {
           // write, the pruning and the diff's counts off this thread.
           const text = await snapshotText(snapshot, slicer);
           checkAbort();
-          partsSent = false; // the write takes them (and drops them, written or not)
-          ({ snapshotId, diff, pruneError } = await this.#writer({ scope, text, keep: this.#keep, ...(session !== null ? { session } : {}) }));
+          if (session !== null) session.used = false; // the write takes them (and drops them, written or not)
+          ({ snapshotId, diff, pruneError } = await this.#writer({ scope, text, keep: this.#keep, ...(session !== null ? { session: session.id } : {}) }));
           progress('write', 1, 1, true);
         } else {
           snapshotId = this.#store.writeSnapshot(scope, snapshot);
@@ -391,10 +386,8 @@ export class RefreshEngine {
       }
       return result;
     } catch (e) {
-      if (session !== null && partsSent) {
-        // The parts sent ahead are of no use now.
-        this.#writerPart!({ session, text: null }).catch((e2: unknown) => this.#log.warn(`refresh: dropping the snapshot's parts failed: ${e2 instanceof Error ? e2.message : String(e2)}`));
-      }
+      // The parts sent ahead are of no use now.
+      if (session?.used) session.drop((e2) => this.#log.warn(`refresh: dropping the snapshot's parts failed: ${e2 instanceof Error ? e2.message : String(e2)}`));
       const err = signal?.aborted ? cancelled() : toAppError(e, this.#log);
       if (err.code !== 'cancelled') {
         try {

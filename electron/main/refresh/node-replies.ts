@@ -159,6 +159,20 @@ export function changeByAddress(reply: unknown, listed: ReadonlySet<string>, con
 }
 
 /**
+ * The received step's `listunspent` (minconf 0) applied to listreceivedbyaddress's records, where the
+ * reply was asked (the main thread, or the import worker: received-job.ts): each record takes its
+ * address's node-unspent digest (confirmed coins; the unconfirmed ones pending), then the wallet's
+ * change addresses that hold coins are appended (changeByAddress). Returns how many coins it listed.
+ */
+export function addUnspent(received: ReceivedRecord[], reply: unknown): number {
+  const unspent = parseUnspent(reply, 1);
+  const listed = new Set(received.map((r) => r.address));
+  for (const r of received) r.nodeUnspent = unspent.get(r.address) ?? EMPTY_NODE_UNSPENT;
+  for (const r of changeByAddress(reply, listed, unspent).values()) received.push(r);
+  return Array.isArray(reply) ? reply.length : 0;
+}
+
+/**
  * The wallet's state for the spend check: "<walletname>:<txcount>:<lastprocessedblock hash>", or
  * null when the node does not report it (no such method, or the fields are missing) — then the
  * engine asks `listunspent` every time. Errors reaching the node end the refresh as usual.

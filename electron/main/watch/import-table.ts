@@ -8,7 +8,9 @@ import type { WatchRepository } from '../store/watch';
 import { walletParseJob, walletPreviewJob, type WalletParseRequest } from '../wallet/preview';
 import { addAddressesJob, labelImportJob, type AddAddressesRequest, type LabelImportReply, type LabelImportRequest } from './import-jobs';
 import { writeSnapshotJob, writeSnapshotPart, type SnapshotPartRequest, type SnapshotWriteReply, type SnapshotWriteRequest } from '../refresh/snapshot-writer';
-import { endInfoSession, infoBatchJob, type InfoBatchRequest } from '../refresh/info-batches';
+import { infoBatchJob, type InfoBatchRequest } from '../refresh/info-batches';
+import { receivedJob, type ReceivedJobReply, type ReceivedJobRequest } from '../refresh/received-job';
+import { endWorkerSession } from '../refresh/worker-session';
 import type { InfoBatchOutcome } from '../refresh/address-infos';
 
 export interface ImportJobs {
@@ -25,6 +27,11 @@ export interface ImportJobs {
    * (refresh/info-batches.ts): the main thread never parses them. The one job that replies later (async).
    */
   'snapshot-infos': { request: InfoBatchRequest; reply: InfoBatchOutcome };
+  /**
+   * A job of its received step (listreceivedbyaddress, listunspent) asked and parsed here, the
+   * records read back by pages (refresh/received-job.ts). Async, as snapshot-infos.
+   */
+  'snapshot-received': { request: ReceivedJobRequest; reply: ReceivedJobReply };
 }
 export type ImportJobName = keyof ImportJobs;
 
@@ -36,7 +43,7 @@ export type ImportJobMessage = { id: number; job: ImportJobName; request: unknow
 
 /**
  * Runs `job`; `repo` is the writable repository of the app's SQLite file (null: only the jobs that need
- * none run). Every job but snapshot-infos returns its reply at once; that one returns a promise.
+ * none run). Every job but snapshot-infos and snapshot-received returns its reply at once; those return a promise.
  */
 export function runImportJob(repo: WatchRepository | null, job: ImportJobName, request: unknown): unknown {
   const store = (): WatchRepository => {
@@ -54,15 +61,17 @@ export function runImportJob(repo: WatchRepository | null, job: ImportJobName, r
       return walletParseJob(request as WalletParseRequest);
     case 'snapshot-write': {
       const r = request as SnapshotWriteRequest;
-      if (r.session !== undefined) endInfoSession(r.session);
+      if (r.session !== undefined) endWorkerSession(r.session);
       return writeSnapshotJob(store(), r);
     }
     case 'snapshot-part': {
       const r = request as SnapshotPartRequest;
-      if (r.text === null) endInfoSession(r.session);
+      if (r.text === null) endWorkerSession(r.session);
       return writeSnapshotPart(r);
     }
     case 'snapshot-infos':
       return infoBatchJob(request as InfoBatchRequest);
+    case 'snapshot-received':
+      return receivedJob(request as ReceivedJobRequest);
   }
 }

@@ -23,6 +23,7 @@ import { emptyBalanceColumns } from '../../../shared/ipc/balance-columns';
 import { OVERVIEW_FULL_ROWS } from '../../../shared/ipc/watch';
 import { RefreshEngine } from '../refresh/engine';
 import { IncrementalRefresh } from '../refresh/incremental';
+import type { ReceivedOp } from '../refresh/received-job';
 import { RpcClient } from '../rpc/client';
 import type { Logger } from '../log';
 import type { ActiveConnection, Services } from '../services';
@@ -113,7 +114,13 @@ export class WatchService {
         },
         // The getaddressinfo batches asked and parsed by the import worker, with a client built from
         // this connection's (credentials handed over in-process, never stored): not on this thread.
-        ...(rpc instanceof RpcClient ? { infoBatches: (r: { session: string; addresses: string[] }) => this.#imports.run('snapshot-infos', { ...r, rpc: rpc.handoff() }) } : {}),
+        // So are the received step's listreceivedbyaddress and listunspent (refresh/received-job.ts).
+        ...(rpc instanceof RpcClient
+          ? {
+              infoBatches: (r: { session: string; addresses: string[] }) => this.#imports.run('snapshot-infos', { ...r, rpc: rpc.handoff() }),
+              receivedJobs: (r: ReceivedOp & { session: string }) => this.#imports.run('snapshot-received', { ...r, rpc: rpc.handoff() }),
+            }
+          : {}),
       });
       const incremental = new IncrementalRefresh({ engine, store: this.deps.repo, rpc: conn.rpc, index: conn.index, profileId, wallet, log: this.deps.log });
       this.engine = { conn, engine, incremental };
