@@ -2,8 +2,9 @@
  * SignatureData (src/script/sign.h) and its exchange with a PSBT input or output
  * (PSBTInput/PSBTOutput::FillSignatureData and FromSignatureData, src/psbt.cpp): what the signing
  * code reads from the PSBT and what it writes back. Hash preimages are read (the miniscript
- * satisfier uses them) but never written back: nothing here produces one. MuSig2 fields are not
- * carried.
+ * satisfier uses them) but never written back: nothing here produces one. MuSig2 fields are read
+ * (the finalizer aggregates partial signatures, musig2-sign.ts) and never written back: nothing
+ * here makes a nonce or a partial signature.
  */
 import { fromHex } from '../hex';
 import { hexOf } from '../tx';
@@ -13,6 +14,7 @@ import type { KeyOrigin, PsbtInput, PsbtOutput, TapBip32, TapLeafScript, TapTree
 import { buildTaproot } from './tr-tree';
 import { isFullyValidPubkey } from './pubkey';
 import type { SatisfyNote } from './produce-ms';
+import { musigDataOf, type MusigData } from './musig2-sign';
 
 export interface SigData {
   complete: boolean;
@@ -42,6 +44,10 @@ export interface SigData {
   miniscript?: SatisfyNote;
   /** Hash preimages by hash hex, per hash function (PSBT_IN_SHA256 …). */
   preimages: Preimages;
+  /** The input's MuSig2 participants, public nonces and partial signatures. */
+  musig?: MusigData;
+  /** Why a MuSig2 aggregate signature could not be made (finalizer explanations). */
+  musigNotes: string[];
   missingPubkeys: string[];
   missingSigs: string[];
   missingRedeemScript?: string;
@@ -70,6 +76,7 @@ export function newSigData(): SigData {
     preimages: { sha256: new Map(), ripemd160: new Map(), hash256: new Map(), hash160: new Map() },
     missingPubkeys: [],
     missingSigs: [],
+    musigNotes: [],
   };
 }
 
@@ -125,6 +132,7 @@ export function inputSigData(i: PsbtInput): SigData {
   for (const [k, v] of i.tapScripts) sd.tapScripts.set(k, { ...v, controls: new Map(v.controls) });
   copyTapBip32(i.tapBip32, sd.tapMiscPubkeys, sd.tapPubkeys);
   sd.preimages = { sha256: new Map(i.sha256), ripemd160: new Map(i.ripemd160), hash256: new Map(i.hash256), hash160: new Map(i.hash160) };
+  if (i.musigParticipants.size > 0) sd.musig = musigDataOf(i);
   return sd;
 }
 
