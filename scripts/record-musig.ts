@@ -7,7 +7,7 @@
  * turn adds its public nonce, then each alone its partial signature on that PSBT, joined by
  * combinepsbt (no aggregate yet: what finalizepsbt aggregates); a second run of the partial round
  * in turn shows the last signer's wallet aggregating itself.
- * Then finalizepsbt answers (extract=false and true) on variants of the PSBT: all partial
+ * Then finalizepsbt (extract=false and true) and analyzepsbt answer on variants of the PSBT: all partial
  * signatures, nonces only, one partial signature missing, one public nonce missing, one partial
  * signature changed, one that is not a scalar, one signer's answer alone, and the
  * wallet-aggregated PSBT; the complete
@@ -140,7 +140,8 @@ async function main(): Promise<void> {
       for (const v of variants) {
         const finalized = await rpc.call<{ psbt: string; complete: boolean }>('finalizepsbt', [v.psbt, false]);
         const extracted = await rpc.call<{ hex?: string; psbt?: string; complete: boolean }>('finalizepsbt', [v.psbt, true]);
-        const line: Record<string, unknown> = { core: version, shape: s.name, note: v.note, descriptor: desc, index, signers: s.signers, signed: v.psbt, finalized, extracted };
+        const analyzed = await rpc.call<unknown>('analyzepsbt', [v.psbt]);
+        const line: Record<string, unknown> = { core: version, shape: s.name, note: v.note, descriptor: desc, index, signers: s.signers, signed: v.psbt, finalized, extracted, analyzed };
         if (v.note === 'all partial signatures') line.rounds = { filled, nonces, partials };
         if (extracted.hex) line.mempool = await rpc.call<unknown>('testmempoolaccept', [[extracted.hex]]);
         if (finalized.complete !== v.complete) console.warn(`${s.name} / ${v.note}: Core says complete=${finalized.complete}, expected ${v.complete}`);

@@ -5,13 +5,14 @@
  * ranged aggregates — and Core's finalizepsbt answered on all, missing, changed and non-scalar
  * partial signatures). Our finalize must give Core's answer byte for byte (the finalized PSBT with
  * the aggregated signature in its witness, the complete flag, the network transaction Core's
- * testmempoolaccept took), and name what is missing when it cannot aggregate. The devnet serves
- * finalizepsbt with the same shared code: it must answer every line as Core did.
+ * testmempoolaccept took), and name what is missing when it cannot aggregate; analyzepsbt's answer
+ * (next role, size estimate) must be Core's too. The devnet serves finalizepsbt and analyzepsbt with
+ * the same shared code: it must answer every line as Core did.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeBase64Core, finalizePsbtBase64, parsePsbt } from '../../shared/bitcoin/psbt';
+import { analysisJson, analyzePsbtBase64, decodeBase64Core, finalizePsbtBase64, parsePsbt } from '../../shared/bitcoin/psbt';
 import { devnetFinalizesAsCore } from '../support/devnet-finalize';
 
 interface MusigCase {
@@ -22,6 +23,7 @@ interface MusigCase {
   finalized: { psbt: string; complete: boolean };
   extracted: { hex?: string; psbt?: string; complete: boolean };
   mempool?: { allowed: boolean }[];
+  analyzed: unknown;
 }
 
 const dir = join(import.meta.dirname, '..', 'fixtures', 'miniscript');
@@ -81,8 +83,14 @@ for (const file of files) {
         else if (/nonces only/.test(c.note)) expect(reason).toContain(`no partial signature yet by participants ${parts.join(', ')}`);
         else expect(reason).toContain(`no public nonce or partial signature yet (participants ${parts.join(', ')})`);
       });
+
+      it(`${c.shape} — ${c.note}: analyzepsbt as Core`, () => {
+        const r = analyzePsbtBase64(c.signed, { coreVersion });
+        if (!r.ok) throw new Error(r.error);
+        expect(JSON.parse(analysisJson(r.analysis))).toEqual(c.analyzed);
+      });
     }
   });
 
-  devnetFinalizesAsCore(`the devnet as Core ${cases[0]!.core} serves the same MuSig2 finalizepsbt`, coreVersion, cases, { analyze: false });
+  devnetFinalizesAsCore(`the devnet as Core ${cases[0]!.core} serves the same MuSig2 finalizepsbt and analyzepsbt`, coreVersion, cases, { analyze: true });
 }
