@@ -16,48 +16,10 @@
  *   BITCOIND=$(/work/shared/core/unpack.sh 31.99)/bitcoind npx tsx scripts/record-musig.ts
  *   BITCOIND=$(/work/shared/core/unpack.sh 30.99)/bitcoind npx tsx scripts/record-musig.ts
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { HDKey } from '@scure/bip32';
-import { descriptorChecksum } from '../shared/bitcoin/descriptor-checksum';
-import { toHex } from '../shared/bitcoin/hex';
 import { decodeBase64Core, encodeBase64, parsePsbt, serializePsbt } from '../shared/bitcoin/psbt';
 import type { Psbt } from '../shared/bitcoin/psbt/types';
-import type { TestRpc } from '../test/support/rpc';
+import { createMusigSigners, MUSIG_RANGE, MUSIG_SHAPES, musigWatchDescriptor, nonceRound, partialRound, processIn } from '../test/support/musig-shapes';
 import { payOneCoin, recordOnCore } from './miniscript-recorder';
-
-type Who = 'A' | 'B' | 'C' | 'D';
-const TPUB = { public: 0x043587cf, private: 0x04358394 };
-
-/** Participant accounts: fixed seeds, m/87'/1'/0' (tpub and tprv with their origin, no derivation after). */
-function account(name: Who): { pub: string; prv: string } {
-  const root = HDKey.fromMasterSeed(sha256(new TextEncoder().encode(`spyglass-musig-${name}`)), TPUB);
-  const acct = root.derive("m/87'/1'/0'");
-  const f = root.fingerprint;
-  const fp = toHex(Uint8Array.from([(f >>> 24) & 0xff, (f >>> 16) & 0xff, (f >>> 8) & 0xff, f & 0xff]));
-  return { pub: `[${fp}/87h/1h/0h]${acct.publicExtendedKey}`, prv: `[${fp}/87h/1h/0h]${acct.privateExtendedKey}` };
-}
-const KEYS: Record<Who, { pub: string; prv: string }> = { A: account('A'), B: account('B'), C: account('C'), D: account('D') };
-
-interface Shape {
-  name: string;
-  /** The descriptor with A, B, C, D for the keys (no checksum). */
-  template: string;
-  /** The participants that sign (each has a key wallet). */
-  signers: Who[];
-}
-
-const SHAPES: Shape[] = [
-  { name: '2-of-2 key path, musig(xpubs)/0/*', template: 'tr(musig(A,B)/0/*)', signers: ['A', 'B'] },
-  { name: '3-of-3 key path, ranged participants', template: 'tr(musig(A/0/*,B/0/*,C/0/*))', signers: ['A', 'B', 'C'] },
-  { name: '2-of-2 key path with a script tree', template: 'tr(musig(A,B)/1/*,pk(D/0/*))', signers: ['A', 'B'] },
-  { name: 'musig leaf in a script tree', template: 'tr(D/1/*,{pk(musig(A,B)/2/*),pk(C/2/*)})', signers: ['A', 'B'] },
-  { name: 'musig leaf, ranged participants', template: 'tr(D/3/*,pk(musig(A/3/*,B/3/*,C/3/*)))', signers: ['A', 'B', 'C'] },
-];
-
-const fill = (t: string, key: (k: Who) => string): string => t.replace(/(?<=[(,{])([ABCD])(?=[/),}])/g, (_, k: Who) => key(k));
-const withSum = (d: string): string => `${d}#${descriptorChecksum(d)}`;
-const watchDescriptor = (s: Shape): string => withSum(fill(s.template, (k) => KEYS[k].pub));
-const signerDescriptor = (s: Shape, who: Who): string => withSum(fill(s.template, (k) => (k === who ? KEYS[k].prv : KEYS[k].pub)));
 
 function edit(base64: string, change: (p: Psbt) => void): string {
   const r = parsePsbt(decodeBase64Core(base64)!);
@@ -75,42 +37,29 @@ function datumKey(p: Psbt, which: 'musigPartialSigs' | 'musigPubnonces', n: numb
   return k;
 }
 
-async function process(rpc: TestRpc, psbt: string, wallet: string, sign = true): Promise<string> {
-  return (await rpc.call<{ psbt: string }>('walletprocesspsbt', [psbt, sign, 'DEFAULT', true, false], wallet)).psbt;
-}
-
 async function main(): Promise<void> {
   await recordOnCore('musig', 'MuSig2 finalizations', async ({ rpc, version, minerAddr }) => {
-    for (const who of ['A', 'B', 'C'] as Who[]) {
-      await rpc.call('createwallet', { wallet_name: `musig-${who}`, blank: true });
-      const req = SHAPES.filter((s) => s.signers.includes(who)).map((s) => ({ desc: signerDescriptor(s, who), range: [0, 5], timestamp: 'now' }));
-      const imp = await rpc.call<{ success: boolean }[]>('importdescriptors', [req], `musig-${who}`);
-      imp.forEach((r, i) => {
-        if (!r.success) throw new Error(`signer ${who}, descriptor ${i}: import failed ${JSON.stringify(r)}`);
-      });
-    }
+    await createMusigSigners(rpc);
     const lines: string[] = [];
-    for (const [si, s] of SHAPES.entries()) {
-      const desc = watchDescriptor(s);
+    for (const [si, s] of MUSIG_SHAPES.entries()) {
+      const desc = musigWatchDescriptor(s);
       const wallet = `watch${si}`;
       await rpc.call('createwallet', { wallet_name: wallet, disable_private_keys: true, blank: true });
-      const imp = await rpc.call<{ success: boolean }[]>('importdescriptors', [[{ desc, range: [0, 5], timestamp: 'now' }]], wallet);
+      const imp = await rpc.call<{ success: boolean }[]>('importdescriptors', [[{ desc, range: MUSIG_RANGE, timestamp: 'now' }]], wallet);
       if (!imp[0]!.success) throw new Error(`${s.name}: import failed ${JSON.stringify(imp[0])}`);
       const index = 2; // a derived child, not the first
       const addr = (await rpc.call<string[]>('deriveaddresses', [desc, [index, index]]))[0]!;
       const { txid, vout } = await payOneCoin(rpc, addr);
       const created = await rpc.call<string>('createpsbt', [[{ txid, vout }], [{ [minerAddr]: 0.9999 }], 0, true]);
-      const filled = await process(rpc, created, wallet, false);
-      let nonces = filled;
-      for (const w of s.signers) nonces = await process(rpc, nonces, `musig-${w}`);
+      const filled = await processIn(rpc, created, wallet, false);
+      const nonces = await nonceRound(rpc, filled, s.signers);
       // each signer makes its partial signature on the nonces PSBT alone; combinepsbt joins them
-      const each: string[] = [];
-      for (const w of s.signers) each.push(await process(rpc, nonces, `musig-${w}`));
+      const each = await partialRound(rpc, nonces, s.signers);
       const partials = await rpc.call<string>('combinepsbt', [each]);
       // both rounds again in turn (fresh nonces: each secret nonce signs once): the last signer's
       // walletprocesspsbt already aggregates
       let aggregated = filled;
-      for (const w of [...s.signers, ...s.signers]) aggregated = await process(rpc, aggregated, `musig-${w}`);
+      for (const w of [...s.signers, ...s.signers]) aggregated = await processIn(rpc, aggregated, `musig-${w}`);
       const last = s.signers.length - 1;
       const variants: { note: string; psbt: string; complete: boolean }[] = [
         { note: 'all partial signatures', psbt: partials, complete: true },
