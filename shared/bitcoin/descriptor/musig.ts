@@ -8,8 +8,8 @@
  * test/fixtures/miniscript/).
  */
 import { HDKey } from '@scure/bip32';
-import { fromHex, toHex } from '../hex';
-import { keyAggregate } from '../psbt/musig2';
+import { toHex } from '../hex';
+import { keyAggregate, MUSIG_CHAINCODE } from '../psbt/musig2';
 import type { ExpandedKey } from './types';
 import { Const, Expr, Func, ParseError, Span, compareBytes, formatPath } from './helpers';
 import {
@@ -35,8 +35,6 @@ export interface MusigKey {
   derive: DeriveType;
 }
 
-/** BIP328: the chain code of the synthetic xpub of an aggregate key. */
-const MUSIG_CHAINCODE = fromHex('868087ca02a6f974c4598924c36b57762d32cb45717167e300622c7167e38965');
 /** BIP327 KeySort then KeyAgg over 33-byte keys (as BIP390): the aggregate point, compressed. */
 export function keyAgg(unsorted: Uint8Array[]): Uint8Array {
   const ctx = keyAggregate(unsorted.slice().sort(compareBytes));
@@ -108,6 +106,19 @@ export function musigBranches(m: MusigKey): number {
 
 export function musigIsRange(m: MusigKey): boolean {
   return m.derive !== 'none' || m.participants.some(keyIsRange);
+}
+
+/**
+ * The synthetic xpub (BIP328) of a musig() whose participants are fixed (no wildcard), derived
+ * along the musig() path before its wildcard: a template derives it like any xpub. Null when a
+ * participant is ranged (each index has its own aggregate).
+ */
+export function musigFixedHd(m: MusigKey, branch: number): HDKey | null {
+  if (m.participants.some(keyIsRange)) return null;
+  const agg = keyAgg(m.participants.map((p) => deriveKey(p, keyBranches(p) > 1 ? branch : 0, 0).pubkey));
+  let hd = new HDKey({ publicKey: agg, chainCode: MUSIG_CHAINCODE });
+  for (const step of m.paths[branch] ?? m.paths[0]!) hd = hd.deriveChild(step);
+  return hd;
 }
 
 const synthetic = new Map<string, HDKey>();

@@ -13,15 +13,13 @@ import { fromHex } from '../hex';
 import { hexOf } from '../tx';
 import { schnorrVerify, taprootTweak } from './ecc';
 import { bytesEqual, hash160 } from './edit';
-import { applyTweak, bip32Tweaks, bigOf, isCompressedPoint, keyAggregate, nonceAggregate, partialSigAggregate, partialSigVerify, sessionValues } from './musig2';
+import { applyTweak, bip32Tweaks, bigOf, isCompressedPoint, keyAggregate, MUSIG_CHAINCODE, nonceAggregate, partialSigAggregate, partialSigVerify, sessionValues } from './musig2';
 import { N } from './ecc';
 import type { SolvingProvider } from './provider';
 import type { SigVersion } from './sighash';
 import { addLeafHash, type SigData } from './sigdata';
 import type { PsbtInput } from './types';
 
-/** BIP328: the chain code of an aggregate key's synthetic xpub. */
-const MUSIG_CHAINCODE = fromHex('868087ca02a6f974c4598924c36b57762d32cb45717167e300622c7167e38965');
 const ZERO32 = '00'.repeat(32);
 
 /** The MuSig2 fields of an input as SignatureData holds them. */
