@@ -56,8 +56,7 @@ export function musigDataOf(i: PsbtInput): MusigData {
 /** The sighash a MuSig2 aggregate signs (ComputeSchnorrSignatureHash) and the creator's hash type. */
 export type MusigSighash = (leafHash: Uint8Array | null) => { msg: Uint8Array; hashType: number } | null;
 
-const short = (hex: string): string => hex;
-const names = (keys: string[]): string => `participant${keys.length > 1 ? 's' : ''} ${keys.map(short).join(', ')}`;
+const names = (keys: string[]): string => `participant${keys.length > 1 ? 's' : ''} ${keys.join(', ')}`;
 
 /**
  * ::CreateMuSig2AggregateSig: the 64-byte aggregate of `parts`' partial signatures, or why not.
@@ -81,8 +80,8 @@ export function aggregateMusig2(
   if (noSig.length) return { why: `no partial signature yet by ${names(noSig)}` };
   if (psigs.size !== parts.length) return { why: `${psigs.size} partial signatures for ${parts.length} participant keys` };
   for (const h of hexes) {
-    if (pubnonces.get(h)!.length !== 66) return { why: `the public nonce of participant ${short(h)} is not 66 bytes` };
-    if (bigOf(psigs.get(h)!) >= N) return { why: `the partial signature of participant ${short(h)} is not below the curve order` };
+    if (pubnonces.get(h)!.length !== 66) return { why: `the public nonce of participant ${h} is not 66 bytes` };
+    if (bigOf(psigs.get(h)!) >= N) return { why: `the partial signature of participant ${h} is not below the curve order` };
   }
   const aggnonce = nonceAggregate(hexes.map((h) => pubnonces.get(h)!));
   if (!aggnonce) {

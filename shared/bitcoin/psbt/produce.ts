@@ -183,7 +183,8 @@ function signTaproot(provider: SolvingProvider, creator: Creator, output: Uint8A
   if (!sd.tapKeySig || sd.tapKeySig.length === 0) {
     const s = creator.createSchnorrSig(sd.internalKey, 'taproot', sd.merkleRoot ?? null);
     if (s) sd.tapKeySig = s;
-    else if (sd.internalKey) signMusig2(provider, creator.musigSighash, sd, sd.internalKey, sd.merkleRoot ?? null, null, 'taproot');
+    // no internal key: Core signs for a null key, which no aggregate matches (participant origins are still noted)
+    else signMusig2(provider, creator.musigSighash, sd, sd.internalKey ?? new Uint8Array(32), sd.merkleRoot ?? null, null, 'taproot');
   }
   if (!sd.tapKeySig || sd.tapKeySig.length === 0) {
     const s = creator.createSchnorrSig(output, 'taproot');
