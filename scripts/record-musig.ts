@@ -9,8 +9,8 @@
  * in turn shows the last signer's wallet aggregating itself.
  * Then finalizepsbt (extract=false and true) and analyzepsbt answer on variants of the PSBT: all partial
  * signatures, nonces only, one partial signature missing, one public nonce missing, one partial
- * signature changed, one that is not a scalar, one signer's answer alone, and the
- * wallet-aggregated PSBT; the complete
+ * signature changed, one that is not a scalar, the participants field reordered, one signer's
+ * answer alone, the rounds with SIGHASH_ALL, and the wallet-aggregated PSBT; the complete
  * transaction goes through testmempoolaccept. test/bitcoin/musig-finalize.test.ts replays each line.
  *
  *   BITCOIND=$(/work/shared/core/unpack.sh 31.99)/bitcoind npx tsx scripts/record-musig.ts
@@ -60,9 +60,13 @@ async function main(): Promise<void> {
       // walletprocesspsbt already aggregates
       let aggregated = filled;
       for (const w of [...s.signers, ...s.signers]) aggregated = await processIn(rpc, aggregated, `musig-${w}`);
+      // the rounds again with SIGHASH_ALL (the aggregate then carries the hash type byte)
+      const allNonces = await nonceRound(rpc, filled, s.signers, 'ALL');
+      const allPartials = await rpc.call<string>('combinepsbt', [await partialRound(rpc, allNonces, s.signers, 'ALL')]);
       const last = s.signers.length - 1;
       const variants: { note: string; psbt: string; complete: boolean }[] = [
         { note: 'all partial signatures', psbt: partials, complete: true },
+        { note: 'all partial signatures, SIGHASH_ALL', psbt: allPartials, complete: true },
         { note: 'public nonces only', psbt: nonces, complete: false },
         { note: 'filled, no MuSig2 round yet', psbt: filled, complete: false },
         { note: 'aggregated by the last signer wallet (partial signatures in turn)', psbt: aggregated, complete: true },
@@ -75,6 +79,14 @@ async function main(): Promise<void> {
             const d = p.inputs[0]!.musigPartialSigs.get(datumKey(p, 'musigPartialSigs', 0))!;
             const v = (BigInt('0x' + d.value) + 1n).toString(16).padStart(64, '0');
             d.value = v;
+          }),
+          complete: false,
+        },
+        {
+          note: 'the participants field in reverse order (Core aggregates in the field\'s order)',
+          psbt: edit(partials, (p) => {
+            const m = [...p.inputs[0]!.musigParticipants.values()][0]!;
+            m.parts = [...m.parts].reverse();
           }),
           complete: false,
         },

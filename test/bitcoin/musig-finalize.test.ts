@@ -3,7 +3,7 @@
  * (scripts/record-musig.ts: Core key wallets ran the MuSig2 rounds on musig() descriptors — key
  * path 2-of-2 and 3-of-3, with and without a script tree, musig() leaves, ranged participants and
  * ranged aggregates — and Core's finalizepsbt answered on all, missing, changed and non-scalar
- * partial signatures). Our finalize must give Core's answer byte for byte (the finalized PSBT with
+ * partial signatures, SIGHASH_ALL rounds, and a participants field in another order). Our finalize must give Core's answer byte for byte (the finalized PSBT with
  * the aggregated signature in its witness, the complete flag, the network transaction Core's
  * testmempoolaccept took), and name what is missing when it cannot aggregate; analyzepsbt's answer
  * (next role, size estimate) must be Core's too. The devnet serves finalizepsbt and analyzepsbt with
@@ -53,8 +53,8 @@ for (const file of files) {
     it('covers key path and leaves, complete and incomplete, and Core took every complete transaction', () => {
       expect(new Set(cases.map((c) => c.shape)).size).toBe(5);
       const complete = cases.filter((c) => c.finalized.complete);
-      expect(complete.length).toBe(10);
-      expect(cases.length - complete.length).toBe(35);
+      expect(complete.length).toBe(15);
+      expect(cases.length - complete.length).toBe(40);
       for (const c of complete) expect(c.mempool?.[0]?.allowed, `${c.shape} — ${c.note}`).toBe(true);
     });
 
@@ -78,6 +78,7 @@ for (const file of files) {
         if (/partial signature missing/.test(c.note)) expect(reason).toContain(`no partial signature yet by participant ${last}`);
         else if (/public nonce missing/.test(c.note)) expect(reason).toContain(`no public nonce yet by participant ${parts[0]}`);
         else if (/changed/.test(c.note)) expect(reason).toContain(`the partial signature of participant ${parts[0]} does not verify`);
+        else if (/reverse order/.test(c.note)) expect(reason).toMatch(/the participant keys do not aggregate to 0[23][0-9a-f]{64}/);
         else if (/not a scalar/.test(c.note)) expect(reason).toContain(`the partial signature of participant ${last} is not below the curve order`);
         else if (/one signer's answer/.test(c.note)) expect(reason).toMatch(/no partial signature yet by participants? [0-9a-f]{66}/);
         else if (/nonces only/.test(c.note)) expect(reason).toContain(`no partial signature yet by participants ${parts.join(', ')}`);

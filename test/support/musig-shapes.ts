@@ -60,21 +60,21 @@ export async function createMusigSigners(rpc: TestRpc): Promise<void> {
   }
 }
 
-/** walletprocesspsbt in `wallet` (sign unless told not to, never finalize). */
-export async function processIn(rpc: TestRpc, psbt: string, wallet: string, sign = true): Promise<string> {
-  return (await rpc.call<{ psbt: string }>('walletprocesspsbt', [psbt, sign, 'DEFAULT', true, false], wallet)).psbt;
+/** walletprocesspsbt in `wallet` (sign unless told not to, never finalize; sighash type DEFAULT unless told). */
+export async function processIn(rpc: TestRpc, psbt: string, wallet: string, sign = true, sighash = 'DEFAULT'): Promise<string> {
+  return (await rpc.call<{ psbt: string }>('walletprocesspsbt', [psbt, sign, sighash, true, false], wallet)).psbt;
 }
 
 /** The nonce round: each signer in turn adds its public nonce. */
-export async function nonceRound(rpc: TestRpc, psbt: string, signers: Who[]): Promise<string> {
+export async function nonceRound(rpc: TestRpc, psbt: string, signers: Who[], sighash = 'DEFAULT'): Promise<string> {
   let out = psbt;
-  for (const w of signers) out = await processIn(rpc, out, `musig-${w}`);
+  for (const w of signers) out = await processIn(rpc, out, `musig-${w}`, true, sighash);
   return out;
 }
 
 /** The partial signature round: each signer alone on the nonces PSBT (its answer; combinepsbt joins them). */
-export async function partialRound(rpc: TestRpc, nonces: string, signers: Who[]): Promise<string[]> {
+export async function partialRound(rpc: TestRpc, nonces: string, signers: Who[], sighash = 'DEFAULT'): Promise<string[]> {
   const each: string[] = [];
-  for (const w of signers) each.push(await processIn(rpc, nonces, `musig-${w}`));
+  for (const w of signers) each.push(await processIn(rpc, nonces, `musig-${w}`, true, sighash));
   return each;
 }
