@@ -12,7 +12,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analysisJson, analyzePsbtBase64, decodeBase64Core, finalizePsbtBase64, parsePsbt } from '../../shared/bitcoin/psbt';
+import { analysisJson, analyzePsbtBase64, decodeBase64Core, encodeBase64, finalizePsbtBase64, parsePsbt, serializePsbt } from '../../shared/bitcoin/psbt';
+import { fromHex } from '../../shared/bitcoin/hex';
+import { editablePsbt } from '../../shared/bitcoin/psbt/edit';
+import { FlatProvider } from '../../shared/bitcoin/psbt/provider';
+import { precompute, signPsbtInput } from '../../shared/bitcoin/psbt/sign-input';
 import { devnetFinalizesAsCore } from '../support/devnet-finalize';
 
 interface MusigCase {
@@ -84,6 +88,26 @@ for (const file of files) {
         else if (/nonces only/.test(c.note)) expect(reason).toContain(`no partial signature yet by participants ${parts.join(', ')}`);
         else expect(reason).toContain(`no public nonce or partial signature yet (participants ${parts.join(', ')})`);
       });
+
+      if (c.note === 'filled, no MuSig2 round yet') {
+        it(`${c.shape}: the participants' key origins go in as Core's signer puts them (SignMuSig2)`, () => {
+          // Core's watch-only wallet filled this PSBT; its provider knows each participant's origin
+          const r = parsePsbt(decodeBase64Core(c.signed)!, {});
+          if (!r.ok) throw new Error(r.message);
+          const p = editablePsbt(r.psbt);
+          const input = p.inputs[0]!;
+          const provider = new FlatProvider();
+          const parts = participants(c.signed);
+          for (const part of parts) {
+            const x = part.slice(2);
+            provider.addKey(fromHex(part), input.tapBip32.get(x)!.origin);
+            input.tapBip32.delete(x);
+          }
+          expect(encodeBase64(serializePsbt(p))).not.toBe(c.signed);
+          expect(signPsbtInput(provider, p, 0, precompute(p)!, { finalize: false })).toBe('INCOMPLETE');
+          expect(encodeBase64(serializePsbt(p))).toBe(c.signed);
+        });
+      }
 
       it(`${c.shape} — ${c.note}: analyzepsbt as Core`, () => {
         const r = analyzePsbtBase64(c.signed, { coreVersion });
