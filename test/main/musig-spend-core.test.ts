@@ -3,8 +3,10 @@
  * regtest node; Core key wallets holding A's, B's and C's private keys run the MuSig2 rounds
  * (test/support/musig-shapes.ts: nonces in turn, then each signer's partial signature alone) on
  * every musig() shape — key path 2-of-2 and 3-of-3, with a script tree, musig() leaves, ranged
- * participants and ranged aggregates. Each spend is created by createpsbt, filled by OUR updater
- * from the watch-only descriptor, its partial signatures joined by OUR combiner and aggregated by
+ * participants and ranged aggregates. Each spend (a payment, and change back to the descriptor) is
+ * created by createpsbt, filled by OUR updater from the watch-only descriptor — byte for byte what
+ * Core's watch-only wallet writes: the MuSig2 participants fields of input and change output, the
+ * participants' key origins — its partial signatures joined by OUR combiner and aggregated by
  * OUR finalizer; Core's finalizepsbt on the same PSBT must give the same bytes (fresh nonces on
  * every run), the mempool must take the transaction and a block confirm it. One signer's answer
  * alone must stay unfinalized, naming the participant whose partial signature is missing.
@@ -13,7 +15,7 @@ import { expect, it } from 'vitest';
 import { combinePsbtsBase64, fillPsbtBase64, finalizePsbtBase64 } from '../../shared/bitcoin/psbt';
 import { REGTEST } from '../../shared/bitcoin/networks';
 import { describeWithBitcoind } from '../support/bitcoind';
-import { createMusigSigners, MUSIG_RANGE, MUSIG_SHAPES, musigWatchDescriptor, nonceRound, partialRound } from '../support/musig-shapes';
+import { createMusigSigners, MUSIG_RANGE, MUSIG_SHAPES, musigWatchDescriptor, nonceRound, partialRound, processIn } from '../support/musig-shapes';
 
 describeWithBitcoind('MuSig2 spends on real Core, with our fill, combine and finalize', (node) => {
   it('aggregates every shape as Core does; the mempool takes each transaction and a block confirms it', async () => {
@@ -26,9 +28,13 @@ describeWithBitcoind('MuSig2 spends on real Core, with our fill, combine and fin
 
     const index = 4;
     const coins = [];
-    for (const s of MUSIG_SHAPES) {
+    for (const [si, s] of MUSIG_SHAPES.entries()) {
       const desc = musigWatchDescriptor(s);
-      coins.push({ s, desc, addr: (await rpc.call<string[]>('deriveaddresses', [desc, [index, index]]))[0]! });
+      const watch = `watch${si}`;
+      await rpc.call('createwallet', { wallet_name: watch, disable_private_keys: true, blank: true });
+      await rpc.call('importdescriptors', [[{ desc, range: MUSIG_RANGE, timestamp: 'now' }]], watch);
+      const [addr, change] = await rpc.call<string[]>('deriveaddresses', [desc, [index, index + 1]]);
+      coins.push({ s, desc, watch, addr: addr!, change: change! });
     }
     const fundTxid = await rpc.call<string>('sendmany', ['', Object.fromEntries(coins.map((k) => [k.addr, 1]))], 'miner');
     const fundHex = await rpc.call<string>('getrawtransaction', [fundTxid]);
@@ -39,9 +45,12 @@ describeWithBitcoind('MuSig2 spends on real Core, with our fill, combine and fin
     for (const k of coins) {
       const label = k.s.name;
       const vout = fundTx.vout.find((o) => o.scriptPubKey.address === k.addr)!.n;
-      const psbt = await rpc.call<string>('createpsbt', [[{ txid: fundTxid, vout }], [{ [miner]: 0.9999 }], 0, true]);
+      // a payment and change back to the same descriptor (its fields filled too)
+      const psbt = await rpc.call<string>('createpsbt', [[{ txid: fundTxid, vout }], [{ [miner]: 0.5 }, { [k.change]: 0.4999 }], 0, true]);
       const filled = fillPsbtBase64({ psbt, descriptors: [{ desc: k.desc, range: MUSIG_RANGE }], prevtxs: [fundHex], network: REGTEST, coreVersion });
       if (!filled.ok) throw new Error(`${label}: ${filled.error}`);
+      // our fill is Core's watch-only wallet's: the participants field, the participants' key origins
+      expect(filled.psbt, `${label}: our fill is walletprocesspsbt's`).toBe(await processIn(rpc, psbt, k.watch, false));
       const nonces = await nonceRound(rpc, filled.psbt, k.s.signers);
       const each = await partialRound(rpc, nonces, k.s.signers);
 

@@ -123,12 +123,14 @@ export function musigFixedHd(m: MusigKey, branch: number): HDKey | null {
 
 const synthetic = new Map<string, HDKey>();
 
-/** MuSigPubkeyProvider::GetPubKey: the aggregate (derived along the musig() path if any). */
+/** MuSigPubkeyProvider::GetPubKey: the aggregate (derived along the musig() path if any), with its sorted participants. */
 export function musigDerive(m: MusigKey, branch: number, pos: number): ExpandedKey {
-  const agg = keyAgg(m.participants.map((p) => deriveKey(p, keyBranches(p) > 1 ? branch : 0, pos).pubkey));
+  const parts = m.participants.map((p) => deriveKey(p, keyBranches(p) > 1 ? branch : 0, pos)).sort((a, b) => compareBytes(a.pubkey, b.pubkey));
+  const agg = keyAgg(parts.map((p) => p.pubkey));
+  const musig = { agg, parts };
   const path = (m.paths[branch] ?? m.paths[0]!).slice();
   if (m.derive === 'unhardened') path.push(pos >>> 0);
-  if (!path.length) return { pubkey: agg, origin: { fingerprint: fingerprintOf(agg), path: [] } };
+  if (!path.length) return { pubkey: agg, origin: { fingerprint: fingerprintOf(agg), path: [] }, musig };
   const id = toHex(agg);
   let hd = synthetic.get(id);
   if (!hd) {
@@ -137,7 +139,7 @@ export function musigDerive(m: MusigKey, branch: number, pos: number): ExpandedK
     synthetic.set(id, hd);
   }
   for (const step of path) hd = hd.deriveChild(step);
-  return { pubkey: hd.publicKey!, origin: { fingerprint: fingerprintOf(agg), path } };
+  return { pubkey: hd.publicKey!, origin: { fingerprint: fingerprintOf(agg), path }, musig };
 }
 
 /** MuSigPubkeyProvider::ToString (public or normalized participants). */

@@ -22,7 +22,7 @@ import type { SolvingProvider } from './provider';
 import { addLeafHash, type SigData } from './sigdata';
 import { newSatisfyNote, satisfyTapLeaves, satisfyWitnessScript, type SatisfyNote } from './produce-ms';
 import { SIGHASH_DEFAULT, taprootSighash, type SigVersion } from './sighash';
-import { signMusig2, type MusigSighash } from './musig2-sign';
+import { newMusigData, signMusig2, type MusigSighash } from './musig2-sign';
 
 /** BaseSignatureCreator without keys: what becomes of a signature that is not in the PSBT. */
 export interface Creator {
@@ -163,6 +163,11 @@ function tapScriptSig(provider: SolvingProvider, creator: Creator, sd: SigData, 
 function signTaproot(provider: SolvingProvider, creator: Creator, output: Uint8Array, sd: SigData): Uint8Array[] | null {
   const outHex = hexOf(output);
   const spend = provider.getTaprootSpendData(outHex);
+  const aggregates = provider.getAllMusig2Participants?.();
+  if (aggregates && aggregates.size > 0) {
+    const m = (sd.musig ??= newMusigData());
+    for (const [agg, parts] of aggregates) if (!m.participants.has(agg)) m.participants.set(agg, parts);
+  }
   if (spend?.tree && spend.tree.length > 0) sd.trTree = spend.tree;
   if (spend) {
     if (!sd.internalKey) sd.internalKey = spend.internalKey;
