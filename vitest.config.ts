@@ -22,6 +22,7 @@ export const REAL_CORE_FILES = [
   'test/main/pending-core.test.ts',
   'test/main/miniscript-spend-core.test.ts',
   'test/main/miniscript-timelock-core.test.ts',
+  'test/main/musig-spend-core.test.ts',
   'test/e2e/core-node.e2e.test.ts',
   'test/e2e/send-core.e2e.test.ts',
   'test/e2e/bump-core.e2e.test.ts',

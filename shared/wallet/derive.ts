@@ -65,7 +65,7 @@ type BranchPlan =
   | { kind: 'fixed'; shape: FixedShape; keys: KeyPlan[] }
   /**
    * A policy shape: its compiled template's fast path (policy-template.ts, policy-derive.ts), or
-   * when it has none (musig() keys) the descriptor port's own expansion.
+   * when it has none (musig() of ranged participants) the descriptor port's own expansion.
    */
   | { kind: 'policy'; shape: PolicyShape; descriptor: Descriptor; fast: PolicyDeriver | null };
 

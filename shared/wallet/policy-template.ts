@@ -5,13 +5,15 @@
  * its 32-byte x-only form, or the HASH160 of either goes), the distinct keys (a key used in two
  * places, as the same signer on two leaves, is derived once), and for tr() the internal key and the
  * leaves with their depths. policy-derive.ts then only derives the keys per index (batched) and
- * fills the slots. Whatever the template cannot express (musig() keys, hardened or multipath
- * derivation, other descriptor functions) gives null: those descriptors keep the descriptor port's
+ * fills the slots. A musig() of fixed participants is one aggregate key (its BIP328 synthetic xpub,
+ * derived like any xpub). Whatever the template cannot express (musig() of ranged participants,
+ * hardened or multipath derivation, other descriptor functions) gives null: those descriptors keep the descriptor port's
  * own expansion (shared/bitcoin/descriptor), which is also what the differential test compares
  * every template with (test/wallet/policy-fast.test.ts).
  */
 import type { Descriptor } from '../bitcoin/descriptor';
 import { deriveHd, type KeyExpr } from '../bitcoin/descriptor/keys';
+import { musigFixedHd } from '../bitcoin/descriptor/musig';
 import type { Node } from '../bitcoin/descriptor/parse';
 import { pushNum, toScript } from '../bitcoin/miniscript/script';
 import { toHex } from '../bitcoin/hex';
@@ -61,7 +63,10 @@ class Builder {
       const hd = deriveHd(b.root, b.paths[0]!);
       key = b.derive === 'none' ? { kind: 'const', pubkey: hd.publicKey! } : { kind: 'ranged', pubkey: hd.publicKey!, chainCode: hd.chainCode! };
     } else {
-      throw new Unsupported('musig() key');
+      // a musig() of fixed participants is one aggregate key: its synthetic xpub, derived as any xpub
+      const hd = b.paths.length === 1 ? musigFixedHd(b, 0) : null;
+      if (!hd) throw new Unsupported('musig() with ranged participants');
+      key = b.derive === 'none' ? { kind: 'const', pubkey: hd.publicKey! } : { kind: 'ranged', pubkey: hd.publicKey!, chainCode: hd.chainCode! };
     }
     const id = key.kind === 'const' ? `c${toHex(key.pubkey)}` : `r${toHex(key.pubkey)}${toHex(key.chainCode)}`;
     let i = this.ids.get(id);

@@ -8,10 +8,10 @@
  * test/fixtures/miniscript/).
  */
 import { HDKey } from '@scure/bip32';
-import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
-import { fromHex, toHex } from '../hex';
+import { toHex } from '../hex';
+import { keyAggregate, MUSIG_CHAINCODE } from '../psbt/musig2';
 import type { ExpandedKey } from './types';
-import { Const, Expr, Func, ParseError, Span, compareBytes, concat, formatPath } from './helpers';
+import { Const, Expr, Func, ParseError, Span, compareBytes, formatPath } from './helpers';
 import {
   deriveKey,
   fingerprintOf,
@@ -35,27 +35,11 @@ export interface MusigKey {
   derive: DeriveType;
 }
 
-/** BIP328: the chain code of the synthetic xpub of an aggregate key. */
-const MUSIG_CHAINCODE = fromHex('868087ca02a6f974c4598924c36b57762d32cb45717167e300622c7167e38965');
-const N = secp256k1.Point.CURVE().n;
-
-function bytesToBig(b: Uint8Array): bigint {
-  let v = 0n;
-  for (const x of b) v = (v << 8n) | BigInt(x);
-  return v;
-}
-
 /** BIP327 KeySort then KeyAgg over 33-byte keys (as BIP390): the aggregate point, compressed. */
 export function keyAgg(unsorted: Uint8Array[]): Uint8Array {
-  const pubkeys = unsorted.slice().sort(compareBytes);
-  const L = schnorr.utils.taggedHash('KeyAgg list', concat(...pubkeys));
-  const second = pubkeys.find((p) => compareBytes(p, pubkeys[0]!) !== 0);
-  let q = secp256k1.Point.ZERO;
-  for (const pk of pubkeys) {
-    const a = second && compareBytes(pk, second) === 0 ? 1n : bytesToBig(schnorr.utils.taggedHash('KeyAgg coefficient', L, pk)) % N;
-    q = q.add(secp256k1.Point.fromBytes(pk).multiply(a));
-  }
-  return q.toBytes(true);
+  const ctx = keyAggregate(unsorted.slice().sort(compareBytes));
+  if (!ctx) throw new Error('musig(): the participant keys do not aggregate to a valid key');
+  return ctx.q;
 }
 
 /** Whether `text` is a musig() expression (Core checks this before origins). */
@@ -124,14 +108,29 @@ export function musigIsRange(m: MusigKey): boolean {
   return m.derive !== 'none' || m.participants.some(keyIsRange);
 }
 
+/**
+ * The synthetic xpub (BIP328) of a musig() whose participants are fixed (no wildcard), derived
+ * along the musig() path before its wildcard: a template derives it like any xpub. Null when a
+ * participant is ranged (each index has its own aggregate).
+ */
+export function musigFixedHd(m: MusigKey, branch: number): HDKey | null {
+  if (m.participants.some(keyIsRange)) return null;
+  const agg = keyAgg(m.participants.map((p) => deriveKey(p, keyBranches(p) > 1 ? branch : 0, 0).pubkey));
+  let hd = new HDKey({ publicKey: agg, chainCode: MUSIG_CHAINCODE });
+  for (const step of m.paths[branch] ?? m.paths[0]!) hd = hd.deriveChild(step);
+  return hd;
+}
+
 const synthetic = new Map<string, HDKey>();
 
-/** MuSigPubkeyProvider::GetPubKey: the aggregate (derived along the musig() path if any). */
+/** MuSigPubkeyProvider::GetPubKey: the aggregate (derived along the musig() path if any), with its sorted participants. */
 export function musigDerive(m: MusigKey, branch: number, pos: number): ExpandedKey {
-  const agg = keyAgg(m.participants.map((p) => deriveKey(p, keyBranches(p) > 1 ? branch : 0, pos).pubkey));
+  const parts = m.participants.map((p) => deriveKey(p, keyBranches(p) > 1 ? branch : 0, pos)).sort((a, b) => compareBytes(a.pubkey, b.pubkey));
+  const agg = keyAgg(parts.map((p) => p.pubkey));
+  const musig = { agg, parts };
   const path = (m.paths[branch] ?? m.paths[0]!).slice();
   if (m.derive === 'unhardened') path.push(pos >>> 0);
-  if (!path.length) return { pubkey: agg, origin: { fingerprint: fingerprintOf(agg), path: [] } };
+  if (!path.length) return { pubkey: agg, origin: { fingerprint: fingerprintOf(agg), path: [] }, musig };
   const id = toHex(agg);
   let hd = synthetic.get(id);
   if (!hd) {
@@ -140,7 +139,7 @@ export function musigDerive(m: MusigKey, branch: number, pos: number): ExpandedK
     synthetic.set(id, hd);
   }
   for (const step of path) hd = hd.deriveChild(step);
-  return { pubkey: hd.publicKey!, origin: { fingerprint: fingerprintOf(agg), path } };
+  return { pubkey: hd.publicKey!, origin: { fingerprint: fingerprintOf(agg), path }, musig };
 }
 
 /** MuSigPubkeyProvider::ToString (public or normalized participants). */

@@ -12,6 +12,11 @@ export interface ExpandedKey {
   pubkey: Uint8Array;
   /** Core's key origin for the key (for a plain hex key: its own HASH160 fingerprint, empty path). */
   origin?: KeyOriginInfo;
+  /**
+   * A musig() key: the (underived) aggregate and its participants, sorted (what MuSigPubkeyProvider
+   * puts in the provider: the participants' keys and origins, and aggregate_pubkeys).
+   */
+  musig?: { agg: Uint8Array; parts: ExpandedKey[] };
 }
 
 export interface Expansion {

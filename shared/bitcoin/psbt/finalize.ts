@@ -50,6 +50,7 @@ export function incompleteReason(sd: SigData): string {
   if (ms?.unmetAfter.length) parts.push(`the transaction's nLockTime does not meet the absolute timelock after(${ms.unmetAfter.join('), after(')})`);
   if (ms?.missingKeys.length) parts.push(`no signature yet by key${ms.missingKeys.length > 1 ? 's' : ''} ${ms.missingKeys.join(', ')}`);
   else if (sd.missingSigs.length) parts.push(`no signature yet by key id${sd.missingSigs.length > 1 ? 's' : ''} ${[...new Set(sd.missingSigs)].join(', ')}`);
+  parts.push(...new Set(sd.musigNotes));
   if (ms?.missingPreimages.length) parts.push(`no preimage of ${ms.missingPreimages.join(', ')}`);
   if (ms?.badPreimages.length) parts.push(ms.badPreimages.join('; '));
   if (sd.missingPubkeys.length) parts.push(`public key${sd.missingPubkeys.length > 1 ? 's' : ''} unknown for key id ${[...new Set(sd.missingPubkeys)].join(', ')}`);

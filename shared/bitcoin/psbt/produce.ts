@@ -9,18 +9,20 @@
  * A P2WSH witness script the templates do not solve, and taproot script paths (without a key
  * path signature), go to Core's miniscript satisfier (produce-ms.ts): the cheapest
  * non-malleable satisfaction the PSBT's signatures, preimages and the transaction's timelocks
- * allow. Not ported: MuSig2.
+ * allow. A MuSig2 key (key path or leaf) gets the aggregate of the PSBT's partial signatures
+ * (musig2-sign.ts).
  */
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { OP_1NEGATE, solver, type TxoutType } from '../script';
 import { hexOf } from '../tx';
-import { DUMMY_CHECKER, type Checker } from './checker';
+import { DUMMY_CHECKER, type Checker, type TxChecker } from './checker';
 import { bytesEqual, concatBytes, hash160 } from './edit';
 import { pushData, verifyScript } from './interp';
 import type { SolvingProvider } from './provider';
 import { addLeafHash, type SigData } from './sigdata';
 import { newSatisfyNote, satisfyTapLeaves, satisfyWitnessScript, type SatisfyNote } from './produce-ms';
-import type { SigVersion } from './sighash';
+import { SIGHASH_DEFAULT, taprootSighash, type SigVersion } from './sighash';
+import { newMusigData, signMusig2, type MusigSighash } from './musig2-sign';
 
 /** BaseSignatureCreator without keys: what becomes of a signature that is not in the PSBT. */
 export interface Creator {
@@ -32,11 +34,25 @@ export interface Creator {
    * (tweaked), undefined as the output key itself.
    */
   createSchnorrSig(xonly: Uint8Array | undefined, sv: SigVersion, merkleRoot?: Uint8Array | null): Uint8Array | null;
+  /**
+   * ComputeSchnorrSignatureHash and the hash type, for a MuSig2 aggregate (CreateMuSig2AggregateSig);
+   * absent where Core's creator aggregates nothing real (the dummy creator never gets there).
+   */
+  musigSighash?: MusigSighash;
 }
 
-/** MutableTransactionSignatureCreator with a provider that hides every secret: no new signature. */
-export function keylessCreator(checker: Checker): Creator {
-  return { checker, createSig: () => null, createSchnorrSig: () => null };
+/** The creator's ComputeSchnorrSignatureHash: null without every spent output (or an unusable hash type). */
+export function schnorrSighashOf(checker: TxChecker, hashType: number): MusigSighash {
+  return (leafHash) => {
+    if (!checker.data?.taproot) return null;
+    const msg = taprootSighash(checker.data, checker.nIn, hashType, leafHash);
+    return msg ? { msg, hashType } : null;
+  };
+}
+
+/** MutableTransactionSignatureCreator with a provider that hides every secret: no new signature (a MuSig2 aggregate is not one: it only adds up the PSBT's). */
+export function keylessCreator(checker: TxChecker, hashType = SIGHASH_DEFAULT): Creator {
+  return { checker, createSig: () => null, createSchnorrSig: () => null, musigSighash: schnorrSighashOf(checker, hashType) };
 }
 
 /** Core's DUMMY_SIGNATURE_CREATOR: a 71-byte DER dummy (r and s of 32 bytes, SIGHASH_ALL) and a 64-byte zero Schnorr signature. */
@@ -135,14 +151,23 @@ function tapScriptSig(provider: SolvingProvider, creator: Creator, sd: SigData, 
   const have = sd.tapScriptSigs.get(k);
   if (have) return have.sig;
   const sig = creator.createSchnorrSig(x, 'tapscript');
-  if (sig) sd.tapScriptSigs.set(k, { pubkey: hexOf(x), leaf: lh, sig });
-  return sig;
+  if (sig) {
+    sd.tapScriptSigs.set(k, { pubkey: hexOf(x), leaf: lh, sig });
+    return sig;
+  }
+  if (!signMusig2(provider, creator.musigSighash, sd, x, undefined, leaf, 'tapscript')) return null;
+  return sd.tapScriptSigs.get(k)?.sig ?? null;
 }
 
 /** SignTaproot: the key path, then the script path leaves' keys (visitLeaves). */
 function signTaproot(provider: SolvingProvider, creator: Creator, output: Uint8Array, sd: SigData): Uint8Array[] | null {
   const outHex = hexOf(output);
   const spend = provider.getTaprootSpendData(outHex);
+  const aggregates = provider.getAllMusig2Participants?.();
+  if (aggregates && aggregates.size > 0) {
+    const m = (sd.musig ??= newMusigData());
+    for (const [agg, parts] of aggregates) if (!m.participants.has(agg)) m.participants.set(agg, parts);
+  }
   if (spend?.tree && spend.tree.length > 0) sd.trTree = spend.tree;
   if (spend) {
     if (!sd.internalKey) sd.internalKey = spend.internalKey;
@@ -163,10 +188,13 @@ function signTaproot(provider: SolvingProvider, creator: Creator, output: Uint8A
   if (!sd.tapKeySig || sd.tapKeySig.length === 0) {
     const s = creator.createSchnorrSig(sd.internalKey, 'taproot', sd.merkleRoot ?? null);
     if (s) sd.tapKeySig = s;
+    // no internal key: Core signs for a null key, which no aggregate matches (participant origins are still noted)
+    else signMusig2(provider, creator.musigSighash, sd, sd.internalKey ?? new Uint8Array(32), sd.merkleRoot ?? null, null, 'taproot');
   }
   if (!sd.tapKeySig || sd.tapKeySig.length === 0) {
     const s = creator.createSchnorrSig(output, 'taproot');
     if (s) sd.tapKeySig = s;
+    else signMusig2(provider, creator.musigSighash, sd, output, undefined, null, 'taproot');
   }
   if (sd.tapKeySig && sd.tapKeySig.length > 0) return [sd.tapKeySig];
   return satisfyTapLeaves(sd.tapScripts, { ...msCommon(provider, creator, sd), sign: (x, leaf) => tapScriptSig(provider, creator, sd, x, leaf) });

@@ -5,7 +5,7 @@
  * pubkeys by key id, their key origins, the redeem/witness scripts by CScriptID (HASH160) and the
  * taproot spend data by output key.
  */
-import type { Expansion } from '../descriptor';
+import type { ExpandedKey, Expansion } from '../descriptor';
 import { hexOf } from '../tx';
 import { hash160 } from './edit';
 import type { KeyOrigin, TapLeafScript, TapTreeLeaf } from './types';
@@ -28,6 +28,8 @@ export interface SolvingProvider {
   getKeyOriginByXOnly(xonly: string): KeyOrigin | undefined;
   getScript(scriptId: string): Uint8Array | undefined;
   getTaprootSpendData(outputKey: string): TaprootSpendData | undefined;
+  /** GetAllMuSig2ParticipantPubkeys: participant keys (hex, sorted) by aggregate key hex. */
+  getAllMusig2Participants?(): ReadonlyMap<string, string[]>;
 }
 
 /** Core's DUMMY_SIGNING_PROVIDER: knows nothing. */
@@ -45,6 +47,7 @@ export class FlatProvider implements SolvingProvider {
   readonly xonlyOrigins = new Map<string, KeyOrigin>();
   readonly scripts = new Map<string, Uint8Array>();
   readonly trees = new Map<string, TaprootSpendData>();
+  readonly musig = new Map<string, string[]>();
 
   getPubKey(keyId: string): Uint8Array | undefined {
     return this.pubkeys.get(keyId);
@@ -60,6 +63,18 @@ export class FlatProvider implements SolvingProvider {
   }
   getTaprootSpendData(outputKey: string): TaprootSpendData | undefined {
     return this.trees.get(outputKey);
+  }
+  getAllMusig2Participants(): ReadonlyMap<string, string[]> {
+    return this.musig;
+  }
+
+  /** A descriptor's key (GetPubKey's output): the key and origin; for musig() also the participants' and the aggregate's entry. */
+  addExpandedKey(k: ExpandedKey): void {
+    this.addKey(k.pubkey, k.origin ? { fp: k.origin.fingerprint, path: k.origin.path } : undefined);
+    if (!k.musig) return;
+    for (const part of k.musig.parts) this.addKey(part.pubkey, part.origin ? { fp: part.origin.fingerprint, path: part.origin.path } : undefined);
+    const agg = hexOf(k.musig.agg);
+    if (!this.musig.has(agg)) this.musig.set(agg, k.musig.parts.map((part) => hexOf(part.pubkey)));
   }
 
   addKey(pubkey: Uint8Array, origin: KeyOrigin | undefined): void {
@@ -86,6 +101,7 @@ export class FlatProvider implements SolvingProvider {
     for (const [id, pk] of o.pubkeys) if (!this.pubkeys.has(id)) this.pubkeys.set(id, pk);
     for (const [id, sc] of o.scripts) if (!this.scripts.has(id)) this.scripts.set(id, sc);
     for (const [k, t] of o.trees) if (!this.trees.has(k)) this.trees.set(k, t);
+    for (const [k, parts] of o.musig) if (!this.musig.has(k)) this.musig.set(k, parts);
   }
 
   addScript(script: Uint8Array): void {
@@ -97,7 +113,7 @@ export class FlatProvider implements SolvingProvider {
 /** The FlatSigningProvider of one descriptor expansion (ExpandFromCache at one index). */
 export function providerOfExpansion(e: Expansion): FlatProvider {
   const p = new FlatProvider();
-  for (const k of e.pubkeys) p.addKey(k.pubkey, k.origin ? { fp: k.origin.fingerprint, path: k.origin.path } : undefined);
+  for (const k of e.pubkeys) p.addExpandedKey(k);
   if (e.redeemScript) p.addScript(e.redeemScript);
   if (e.witnessScript) p.addScript(e.witnessScript);
   if (e.internalKey && e.script.length === 34 && e.script[0] === 0x51 && e.script[1] === 0x20) {
@@ -114,5 +130,6 @@ export function hideOrigins(p: SolvingProvider): SolvingProvider {
     getKeyOriginByXOnly: () => undefined,
     getScript: (id) => p.getScript(id),
     getTaprootSpendData: (k) => p.getTaprootSpendData(k),
+    getAllMusig2Participants: () => p.getAllMusig2Participants?.() ?? new Map(),
   };
 }

@@ -2,8 +2,10 @@
  * SignatureData (src/script/sign.h) and its exchange with a PSBT input or output
  * (PSBTInput/PSBTOutput::FillSignatureData and FromSignatureData, src/psbt.cpp): what the signing
  * code reads from the PSBT and what it writes back. Hash preimages are read (the miniscript
- * satisfier uses them) but never written back: nothing here produces one. MuSig2 fields are not
- * carried.
+ * satisfier uses them) but never written back: nothing here produces one. MuSig2 fields are read
+ * (the finalizer aggregates partial signatures, musig2-sign.ts); of them only the participants
+ * field is written back (what the provider knows of a musig() descriptor): nothing here makes a
+ * nonce or a partial signature.
  */
 import { fromHex } from '../hex';
 import { hexOf } from '../tx';
@@ -13,6 +15,8 @@ import type { KeyOrigin, PsbtInput, PsbtOutput, TapBip32, TapLeafScript, TapTree
 import { buildTaproot } from './tr-tree';
 import { isFullyValidPubkey } from './pubkey';
 import type { SatisfyNote } from './produce-ms';
+import { musigDataOf, type MusigData } from './musig2-sign';
+import type { MusigParticipants } from './types';
 
 export interface SigData {
   complete: boolean;
@@ -42,6 +46,10 @@ export interface SigData {
   miniscript?: SatisfyNote;
   /** Hash preimages by hash hex, per hash function (PSBT_IN_SHA256 …). */
   preimages: Preimages;
+  /** The input's MuSig2 participants, public nonces and partial signatures. */
+  musig?: MusigData;
+  /** Why a MuSig2 aggregate signature could not be made (finalizer explanations). */
+  musigNotes: string[];
   missingPubkeys: string[];
   missingSigs: string[];
   missingRedeemScript?: string;
@@ -70,6 +78,7 @@ export function newSigData(): SigData {
     preimages: { sha256: new Map(), ripemd160: new Map(), hash256: new Map(), hash160: new Map() },
     missingPubkeys: [],
     missingSigs: [],
+    musigNotes: [],
   };
 }
 
@@ -125,6 +134,7 @@ export function inputSigData(i: PsbtInput): SigData {
   for (const [k, v] of i.tapScripts) sd.tapScripts.set(k, { ...v, controls: new Map(v.controls) });
   copyTapBip32(i.tapBip32, sd.tapMiscPubkeys, sd.tapPubkeys);
   sd.preimages = { sha256: new Map(i.sha256), ripemd160: new Map(i.ripemd160), hash256: new Map(i.hash256), hash160: new Map(i.hash160) };
+  if (i.musigParticipants.size > 0) sd.musig = musigDataOf(i);
   return sd;
 }
 
@@ -152,6 +162,19 @@ export function applyToInput(i: PsbtInput, sd: SigData): void {
   if (!isNull(sd.merkleRoot)) i.tapMerkleRoot = sd.merkleRoot;
   for (const [k, v] of sd.tapScripts) if (!i.tapScripts.has(k)) i.tapScripts.set(k, v);
   copyTapBip32(sd.tapMiscPubkeys, i.tapBip32);
+  i.musigParticipants = withParticipants(i.musigParticipants, sd.musig);
+}
+
+/** FromSignatureData's musig2_pubkeys: an aggregate's participants, where the field has none yet. */
+function withParticipants(have: Map<string, MusigParticipants>, m: MusigData | undefined): Map<string, MusigParticipants> {
+  if (!m) return have;
+  let out = have;
+  for (const [agg, parts] of m.participants) {
+    if (out.has(agg)) continue;
+    if (out === have) out = new Map(have); // the parsed PSBT's maps may be shared
+    out.set(agg, { agg, parts });
+  }
+  return out;
 }
 
 /** PSBTOutput::FillSignatureData. */
@@ -174,6 +197,7 @@ export function outputSigData(o: PsbtOutput): SigData {
     }
   }
   copyTapBip32(o.tapBip32, sd.tapMiscPubkeys, sd.tapPubkeys);
+  if (o.musigParticipants.size > 0) sd.musig = { participants: new Map([...o.musigParticipants.values()].map((e) => [e.agg, e.parts])), pubnonces: new Map(), partialSigs: new Map() };
   return sd;
 }
 
@@ -188,4 +212,5 @@ export function applyToOutput(o: PsbtOutput, sd: SigData): void {
   if (!isNull(sd.internalKey)) o.tapInternalKey = sd.internalKey;
   if (sd.trTree && sd.trTree.length > 0) o.tapTree = sd.trTree;
   copyTapBip32(sd.tapMiscPubkeys, o.tapBip32);
+  o.musigParticipants = withParticipants(o.musigParticipants, sd.musig);
 }

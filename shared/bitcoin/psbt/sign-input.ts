@@ -116,7 +116,7 @@ export function signPsbtInput(provider: SolvingProvider, p: Psbt, index: number,
 
   sd.witness = false;
   const checker = data ? new TxChecker(tx, index, utxo.value, data) : null;
-  const creator: Creator = checker ? (opts.signer ? signingCreator(checker, opts.signer, sighash) : keylessCreator(checker)) : DUMMY_CREATOR;
+  const creator: Creator = checker ? (opts.signer ? signingCreator(checker, opts.signer, sighash) : keylessCreator(checker, sighash)) : DUMMY_CREATOR;
   const complete = produceSignature(provider, creator, utxo.script, sd);
   if (requireWitnessSig && !sd.witness) return 'INCOMPLETE';
   if (!opts.finalize && sd.complete) sd.complete = false;
@@ -128,6 +128,7 @@ export function signPsbtInput(provider: SolvingProvider, p: Psbt, index: number,
     out.missingRedeemScript = sd.missingRedeemScript;
     out.missingWitnessScript = sd.missingWitnessScript;
     if (sd.miniscript) out.miniscript = sd.miniscript;
+    out.musigNotes = sd.musigNotes;
   }
   return complete ? 'OK' : 'INCOMPLETE';
 }

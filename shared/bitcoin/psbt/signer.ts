@@ -6,7 +6,7 @@
  * signing roles walk the same ProduceSignature code as the keyless ones.
  */
 import type { TxChecker } from './checker';
-import type { Creator } from './produce';
+import { schnorrSighashOf, type Creator } from './produce';
 import { legacySighash, segwitV0Sighash, SIGHASH_ALL, SIGHASH_DEFAULT, taprootSighash, type SigVersion } from './sighash';
 
 /** What holds the keys; each answer is null when the key is not held. */
@@ -25,6 +25,7 @@ export interface KeySigner {
 export function signingCreator(checker: TxChecker, signer: KeySigner, hashType: number): Creator {
   return {
     checker,
+    musigSighash: schnorrSighashOf(checker, hashType),
     createSig(pubkey: Uint8Array, scriptCode: Uint8Array, sv: SigVersion): Uint8Array | null {
       // Signing with uncompressed keys is disabled in witness scripts.
       if (sv === 'v0' && pubkey.length !== 33) return null;

@@ -133,7 +133,7 @@ export class TreeDescriptor {
     const p = new FlatProvider();
     const key = (d: Descriptor): ExpandedKey => {
       const k = d.expand(index)[0]!.pubkeys[0]!;
-      p.addKey(k.pubkey, k.origin ? { fp: k.origin.fingerprint, path: k.origin.path } : undefined);
+      p.addExpandedKey(k);
       return k;
     };
     const internal = key(this.internal).pubkey.subarray(1, 33);
@@ -142,7 +142,7 @@ export class TreeDescriptor {
         const e = l.ms.expand(index)[0]!;
         // the leaf's keys (after the placeholder internal key), and their x-only HASH160s for pk_h
         for (const k of e.pubkeys.slice(1)) {
-          p.addKey(k.pubkey, k.origin ? { fp: k.origin.fingerprint, path: k.origin.path } : undefined);
+          p.addExpandedKey(k);
           p.addXonlyHash(k.pubkey.subarray(1, 33));
         }
         return { depth: l.depth, ver: TAPSCRIPT, script: e.tapLeaves![0]!.script };

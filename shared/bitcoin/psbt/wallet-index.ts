@@ -96,7 +96,7 @@ function keyPathTrSource(raw: Descriptor): Source {
       const out = taprootTweak(x, schnorr.utils.taggedHash('TapTweak', x));
       if (!out) throw new Error('tr(): the key does not make a valid output key');
       const provider = new FlatProvider();
-      provider.addKey(k.pubkey, k.origin ? { fp: k.origin.fingerprint, path: k.origin.path } : undefined);
+      provider.addExpandedKey(k);
       provider.trees.set(hexOf(out.x), { internalKey: x, merkleRoot: null, scripts: new Map() });
       made.set(i, (m = { script: concatBytes(Uint8Array.of(0x51, 0x20), out.x), provider }));
     }
