@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../devnet/index';
+import { finalizePsbtBase64, type CoreVersion } from '../../shared/bitcoin/psbt';
 import { TestRpc } from './rpc';
 
 export interface RecordedFinalize {
@@ -35,4 +36,20 @@ export function devnetFinalizesAsCore(title: string, coreVersion: number, cases:
       }
     });
   });
+}
+
+/**
+ * Our finalize answers a recorded line as Core's finalizepsbt did, strict or not, with and without
+ * extract, refusing no signature; returns the inputs it left unfinalized (with their reasons), which
+ * is none exactly when Core's answer is complete.
+ */
+export function finalizesAsCore(c: RecordedFinalize, coreVersion: CoreVersion): { input: number; reason: string }[] {
+  for (const strict of [true, false]) {
+    expect(finalizePsbtBase64(c.signed, { coreVersion, strict }), c.note).toMatchObject({ ok: true, result: c.finalized, refused: [] });
+    expect(finalizePsbtBase64(c.signed, { coreVersion, strict, extract: true }), c.note).toMatchObject({ ok: true, result: c.extracted });
+  }
+  const r = finalizePsbtBase64(c.signed, { coreVersion });
+  if (!r.ok) throw new Error(r.error);
+  if ((c.finalized as { complete?: boolean }).complete) expect(r.incomplete).toEqual([]);
+  return r.incomplete;
 }
