@@ -15,7 +15,8 @@ import * as scure from '@scure/btc-signer/musig2.js';
 import { describe, expect, it } from 'vitest';
 import { fromHex, toHex } from '../../shared/bitcoin/hex';
 import { schnorrVerify } from '../../shared/bitcoin/psbt/ecc';
-import { applyTweak, bip32Tweaks, bytes32, keyAggregate, nonceAggregate, partialSigAggregate, partialSigVerify, sessionValues, type KeyAggCtx } from '../../shared/bitcoin/psbt/musig2';
+import { applyTweak, bip32Tweaks, keyAggregate, nonceAggregate, partialSigAggregate, partialSigVerify, sessionValues, type KeyAggCtx } from '../../shared/bitcoin/psbt/musig2';
+import { bytes32 } from '../../shared/bitcoin/psbt/ecc';
 import { HDKey } from '@scure/bip32';
 
 /** The fields of the BIP's vector files this test reads (each file has some of them). */

@@ -13,7 +13,8 @@ import * as secp from 'tiny-secp256k1';
 
 export const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
-function bytes32(v: bigint): Uint8Array {
+/** A scalar as 32 big-endian bytes. */
+export function bytes32(v: bigint): Uint8Array {
   const out = new Uint8Array(32);
   for (let i = 31; i >= 0; i--, v >>= 8n) out[i] = Number(v & 0xffn);
   return out;

@@ -13,7 +13,7 @@ import { schnorr } from '@noble/curves/secp256k1.js';
 import * as secp from 'tiny-secp256k1';
 import { fromHex } from '../hex';
 import { hexOf } from '../tx';
-import { N } from './ecc';
+import { bytes32, N } from './ecc';
 
 type Pt = Uint8Array | null;
 
@@ -26,12 +26,6 @@ export function bigOf(b: Uint8Array): bigint {
   let v = 0n;
   for (const x of b) v = (v << 8n) | BigInt(x);
   return v;
-}
-
-export function bytes32(v: bigint): Uint8Array {
-  const out = new Uint8Array(32);
-  for (let i = 31; i >= 0; i--, v >>= 8n) out[i] = Number(v & 0xffn);
-  return out;
 }
 
 const mod = (v: bigint): bigint => ((v % N) + N) % N;
