@@ -94,7 +94,8 @@ import { isUnchanged, mustLookUp, NO_UTXOS, type IndexTotals } from './change-ch
 import { fetchAddressInfos, type InfoBatchOutcome } from './address-infos';
 import { readReceived } from './received-step';
 import { IndexTxCache } from './index-tx';
-import { lookUpUtxos, snapshotAddresses } from './lookups';
+import { lookUpElsewhere, lookUpUtxos, snapshotAddresses } from './lookups';
+import type { LookupJobReply, LookupOp } from './lookup-job';
 import { cancelled, progressEmitter, toAppError } from './progress';
 import { SLICE_MS, Slicer } from './slice';
 import { WriterSession } from './writer-session';
@@ -126,6 +127,7 @@ export class RefreshEngine {
   readonly #infoBatches: RefreshEngineOptions['infoBatches'] | null;
   readonly #receivedJobs: RefreshEngineOptions['receivedJobs'] | null;
   readonly #receivedPage: number | undefined;
+  readonly #lookupJobs: RefreshEngineOptions['lookupJobs'] | null;
   readonly #sliceMs: number | null;
   readonly #txs: IndexTxCache;
   #running: Promise<RefreshResult> | null = null;
@@ -150,6 +152,7 @@ export class RefreshEngine {
     this.#infoBatches = this.#writerPart !== null ? (options.infoBatches ?? null) : null;
     this.#receivedJobs = this.#writerPart !== null ? (options.receivedJobs ?? null) : null;
     this.#receivedPage = options.receivedPage;
+    this.#lookupJobs = this.#writerPart !== null ? (options.lookupJobs ?? null) : null;
     this.#sliceMs = options.sliceMs === undefined ? SLICE_MS : options.sliceMs;
     this.#txs = new IndexTxCache(this.#store, this.#index, this.#now, options.genesisHash);
   }
@@ -301,7 +304,21 @@ export class RefreshEngine {
         await slicer.tick();
       }
       const toFetch = plan.filter((p) => p.fetch).map((p) => p.address);
-      const lookups = await lookUpUtxos(this.#index, toFetch, this.#lookupWindow, signal, this.#log, (done) => progress('utxos', done, toFetch.length));
+      const onLookedUp = (done: number): void => progress('utxos', done, toFetch.length);
+      // Sent and parsed by the import worker when it can (lookup-job.ts), on this thread's index budget.
+      const lookups =
+        session !== null && this.#lookupJobs != null
+          ? await lookUpElsewhere({
+              job: session.job<LookupOp, LookupJobReply>(this.#lookupJobs.run),
+              index: this.#lookupJobs.index,
+              addresses: toFetch,
+              window: this.#lookupWindow,
+              signal,
+              log: this.#log,
+              onDone: onLookedUp,
+              drop,
+            })
+          : await lookUpUtxos(this.#index, toFetch, this.#lookupWindow, signal, this.#log, onLookedUp);
       checkAbort();
       if (this.#releaseSteps) this.#release(toFetch.length);
 

@@ -1,13 +1,16 @@
 // The refresh's index lookups (engine.ts, step 4 "utxos"): `address/utxo` for each address to look
-// up, handed to the index client a window at a time.
+// up, handed to the index client a window at a time — here, or (lookUpElsewhere: the app) in the
+// import worker (lookup-job.ts), on this thread's index budget.
 import { setMaxListeners } from 'node:events';
 import type { AppError } from '../../../shared/errors';
+import type { IndexClient } from '../blockindex/client';
 import type { IndexUtxo } from '../blockindex/types';
 import type { Logger } from '../log';
 import type { AddressSource, SnapshotAddress } from '../store/watch';
 import type { RefreshIndex } from './engine-types';
 import { cancelled, toAppError } from './progress';
 import type { Slicer } from './slice';
+import type { LookupJobReply, LookupOp } from './lookup-job';
 
 /** Index errors that concern one address; any other error ends the refresh. */
 const PER_ADDRESS_CODES: ReadonlySet<string> = new Set(['index.invalid', 'index.not_found', 'index.not_configured']);
@@ -66,6 +69,74 @@ export async function lookUpUtxos(
   }
   if (signal?.aborted) throw cancelled();
   if (fatal !== null) throw fatal;
+  return out;
+}
+
+/** Runs one job of the lookups in the import worker, under the refresh's session (lookup-job.ts). */
+export type LookupElsewhere = (op: LookupOp) => Promise<LookupJobReply>;
+
+/** Addresses sent to the worker per job, in lookup windows (default 4 windows). */
+const WINDOWS_PER_PAGE = 4;
+
+/**
+ * lookUpUtxos in the import worker (lookup-job.ts): the worker's client is built from `index`'s
+ * handoff() and paced by its budget (lend(): main's concurrency cap and rate limit count the worker's
+ * requests too); the addresses go a page at a time, the next page sent while one is under way (so the
+ * window stays busy), and the answers come back per address. The same outcome as lookUpUtxos: a page's
+ * error (not about one address) is thrown, and a cancel drops the session there (`drop`, at once),
+ * which aborts its requests.
+ */
+export async function lookUpElsewhere(a: {
+  job: LookupElsewhere;
+  index: Pick<IndexClient, 'handoff' | 'lend'>;
+  addresses: readonly string[];
+  window: number;
+  signal: AbortSignal | undefined;
+  log: Logger;
+  onDone: (done: number) => void;
+  drop: () => void;
+  page?: number;
+}): Promise<Map<string, LookupResult>> {
+  const out = new Map<string, LookupResult>();
+  const { addresses, signal } = a;
+  a.onDone(0);
+  if (addresses.length === 0) return out;
+  if (signal?.aborted) throw cancelled();
+  const size = Math.max(1, Math.floor(a.page ?? a.window * WINDOWS_PER_PAGE));
+  const budget = a.index.lend();
+  signal?.addEventListener('abort', a.drop);
+  const running: Array<Promise<LookupJobReply>> = [];
+  try {
+    await a.job({ op: 'start', index: a.index.handoff(), budget: budget.port });
+    const look = (at: number): Promise<LookupJobReply> => {
+      const p = a.job({ op: 'look', addresses: addresses.slice(at, at + size), window: a.window });
+      p.catch(() => {}); // awaited below, in order; one still running when an earlier one failed is dropped with the session
+      return p;
+    };
+    let done = 0;
+    let next = 0;
+    const sendNext = (): void => {
+      if (next < addresses.length) {
+        running.push(look(next));
+        next += size;
+      }
+    };
+    sendNext();
+    sendNext();
+    while (running.length > 0) {
+      const r = await running.shift()!;
+      if (signal?.aborted) throw cancelled();
+      sendNext();
+      for (const w of r.warnings) a.log.warn(w);
+      for (const [address, got] of r.results) out.set(address, got);
+      done += r.results.length;
+      a.onDone(done);
+    }
+  } finally {
+    signal?.removeEventListener('abort', a.drop);
+    budget.close();
+  }
+  if (signal?.aborted) throw cancelled();
   return out;
 }
 
