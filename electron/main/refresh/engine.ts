@@ -12,7 +12,8 @@
 //   utxos        index `address/utxo` for the addresses that changed (below), handed to the index
 //                client a window at a time (lookupWindow, default 64: enough to keep its concurrency
 //                cap busy; the client applies its own rate limit and cap), so that 10,000 lookups do
-//                not sit in memory as 10,000 pending requests
+//                not sit in memory as 10,000 pending requests; in the app sent and parsed by the import
+//                worker (lookup-job.ts) with a client built from the engine's, on its rate limit and cap
 //   write        the snapshot, in one SQLite transaction; then old snapshots are pruned. When nothing
 //                changed (no getaddressinfo, lookups that found the UTXOs already held, the same
 //                addresses, received amounts, txids and node-unspent digests as the latest snapshot,
@@ -65,7 +66,8 @@
 // snapshot's address rows), progress.ts (errors, progress events),
 // index-tx.ts (the transaction cache), slice.ts (turns for the event loop), snapshot-text.ts +
 // snapshot-writer.ts (the write elsewhere), writer-session.ts + received-job.ts + info-batches.ts +
-// worker-session.ts (the received step and the getaddressinfo batches asked and parsed there).
+// worker-session.ts (the received step and the getaddressinfo batches asked and parsed there),
+// lookup-job.ts (the index lookups sent and parsed there).
 import type { IndexTransaction } from '../blockindex/types';
 import { silentLogger, type Logger } from '../log';
 import { collectGarbage } from '../memory';
