@@ -223,6 +223,28 @@ describe('the index lookups sent by the import worker (snapshot-lookups)', () =>
     }
   });
 
+  it("closing this thread's client (e.g. another profile connected) closes the worker's: its lookups end cancelled, their requests aborted", async () => {
+    const tiny = new TinyIndex(0);
+    tiny.hold = true;
+    const url = await tiny.start();
+    const main = new IndexClient({ url, concurrency: 2, rateLimit: null, retries: 0 });
+    try {
+      const there = lookThere(rig.worker, main, Array.from({ length: 10 }, (_, i) => syntheticAddress(i, 0x55)));
+      const outcome = there.p.then(
+        () => 'resolved',
+        (e: { code?: string }) => e.code,
+      );
+      await expect.poll(() => tiny.held.length, { timeout: 30_000 }).toBe(2);
+      main.close();
+      expect(await outcome).toBe('cancelled');
+      await expect.poll(() => tiny.closedEarly, { timeout: 30_000 }).toBe(2);
+      expect(tiny.arrivals.length).toBe(2);
+    } finally {
+      main.close();
+      await tiny.close();
+    }
+  });
+
   it("an index that is down ends the lookups with this thread's client's own error", async () => {
     const tiny = new TinyIndex(0);
     const url = await tiny.start();

@@ -64,6 +64,8 @@ export class IndexClient {
   /** One controller per running or queued call; close() aborts them all (no listeners pile up on a shared signal). */
   private readonly calls = new Set<AbortController>();
   private closed = false;
+  /** Budgets lent to clients in other threads, until their loan ends (lend()). */
+  private readonly lent = new Set<LentBudget>();
 
   /**
    * `budget`: the port of another client's budget (lend()), for a client built in another thread from
@@ -81,7 +83,8 @@ export class IndexClient {
     this.maxRetryAfterMs = settings.maxRetryAfterMs;
     this.utxoPageSize = settings.utxoPageSize;
     const { concurrency, rateLimit: rate } = settings;
-    this.pacer = budget !== undefined ? new RemotePacer(budget) : new LocalPacer(concurrency, rate);
+    // A lent budget closed by its lender (main's client closed) closes this client too.
+    this.pacer = budget !== undefined ? new RemotePacer(budget, () => this.close()) : new LocalPacer(concurrency, rate);
     const agentOptions = { keepAlive: true, maxSockets: concurrency };
     this.agent = base.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   }
@@ -187,7 +190,15 @@ export class IndexClient {
    * that client's work is over (what it still held comes back).
    */
   lend(): LentBudget {
-    return serveBudget(this.pacer);
+    const lent = serveBudget(this.pacer);
+    const loan: LentBudget = {
+      port: lent.port,
+      close: () => {
+        if (this.lent.delete(loan)) lent.close();
+      },
+    };
+    this.lent.add(loan);
+    return loan;
   }
 
   /** Cancels queued and running calls (they reject with 'cancelled') and closes idle connections. */
@@ -195,6 +206,7 @@ export class IndexClient {
     this.closed = true;
     for (const c of this.calls) c.abort();
     this.calls.clear();
+    for (const loan of [...this.lent]) loan.close(); // the clients on them close too
     this.pacer.close();
     this.agent.destroy();
   }

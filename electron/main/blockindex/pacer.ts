@@ -72,12 +72,15 @@ export class LocalPacer implements Pacer {
 }
 
 type BudgetAsk = { id: number; kind: 'slot' | 'token' } | { id: number; done: true } | { pause: number };
-type BudgetAnswer = { id: number; ok: true } | { id: number; ok: false; error: IpcError };
+type BudgetAnswer = { id: number; ok: true } | { id: number; ok: false; error: IpcError } | { closed: true };
 
 /** A lent budget: the port to hand to the other thread, and close() once its work is over. */
 export interface LentBudget {
   port: MessagePort;
-  /** Gives back whatever the other side still holds, stops waits it still has, and closes the channel. */
+  /**
+   * Gives back whatever the other side still holds, stops waits it still has, tells it the budget is
+   * gone (its client closes: its calls end 'cancelled'), and closes the channel.
+   */
   close(): void;
 }
 
@@ -120,8 +123,10 @@ export function serveBudget(pacer: Pacer): LentBudget {
   return {
     port: port2,
     close: () => {
-      for (const h of held.values()) (h.release ?? (() => h.abort.abort()))();
+      const all = [...held.values()];
       held.clear();
+      for (const h of all) (h.release ?? (() => h.abort.abort()))();
+      port1.postMessage({ closed: true } satisfies BudgetAnswer);
       port1.close();
     },
   };
@@ -130,13 +135,20 @@ export function serveBudget(pacer: Pacer): LentBudget {
 /** The budget of a client in another thread, asked of the one serveBudget serves on `port`. */
 export class RemotePacer implements Pacer {
   readonly #port: MessagePort;
-  readonly #waiting = new Map<number, (m: BudgetAnswer) => void>();
+  readonly #waiting = new Map<number, (m: { id: number; ok: true } | { id: number; ok: false; error: IpcError }) => void>();
   #next = 0;
   #closed = false;
 
-  constructor(port: MessagePort) {
+  /** `onClosed`: the lender closed the budget (its client was closed, or the loan is over). */
+  constructor(port: MessagePort, onClosed: () => void) {
     this.#port = port;
-    port.on('message', (m: BudgetAnswer) => this.#waiting.get(m.id)?.(m));
+    port.on('message', (m: BudgetAnswer) => {
+      if (!('closed' in m)) return this.#waiting.get(m.id)?.(m);
+      const cancelled = toIpcError(cancelledError());
+      for (const [id, answer] of [...this.#waiting]) answer({ id, ok: false, error: cancelled });
+      this.close();
+      onClosed();
+    });
     port.unref();
   }
 
@@ -153,6 +165,7 @@ export class RemotePacer implements Pacer {
   }
 
   close(): void {
+    if (this.#closed) return;
     this.#closed = true;
     this.#port.close();
   }
@@ -162,6 +175,7 @@ export class RemotePacer implements Pacer {
   }
 
   #ask(kind: 'slot' | 'token', signal: AbortSignal): Promise<Release> {
+    // (A closed budget: every ask is refused, as a closed client's calls are.)
     if (signal.aborted || this.#closed) return Promise.reject(cancelledError());
     const id = ++this.#next;
     return new Promise<Release>((resolve, reject) => {
@@ -170,7 +184,7 @@ export class RemotePacer implements Pacer {
         this.#post({ id, done: true });
         reject(cancelledError());
       };
-      this.#waiting.set(id, (m) => {
+      this.#waiting.set(id, (m: { id: number; ok: true } | { id: number; ok: false; error: IpcError }) => {
         this.#waiting.delete(id);
         signal.removeEventListener('abort', onAbort);
         if (m.ok) resolve(once(() => this.#post({ id, done: true })));
