@@ -96,7 +96,7 @@ import { isUnchanged, mustLookUp, NO_UTXOS, type IndexTotals } from './change-ch
 import { fetchAddressInfos, type InfoBatchOutcome } from './address-infos';
 import { readReceived } from './received-step';
 import { IndexTxCache } from './index-tx';
-import { lookUpElsewhere, lookUpUtxos, snapshotAddresses } from './lookups';
+import { foundCount, lookUpElsewhere, lookUpUtxos, snapshotAddresses } from './lookups';
 import type { LookupJobReply, LookupOp } from './lookup-job';
 import { cancelled, progressEmitter, toAppError } from './progress';
 import { SLICE_MS, Slicer } from './slice';
@@ -308,10 +308,11 @@ export class RefreshEngine {
       const toFetch = plan.filter((p) => p.fetch).map((p) => p.address);
       const onLookedUp = (done: number): void => progress('utxos', done, toFetch.length);
       // Sent and parsed by the import worker when it can (lookup-job.ts), on this thread's index budget.
+      const lookupJob = session !== null && this.#lookupJobs != null ? session.job<LookupOp, LookupJobReply>(this.#lookupJobs.run) : null;
       const lookups =
-        session !== null && this.#lookupJobs != null
+        lookupJob !== null && this.#lookupJobs != null
           ? await lookUpElsewhere({
-              job: session.job<LookupOp, LookupJobReply>(this.#lookupJobs.run),
+              job: lookupJob,
               index: this.#lookupJobs.index,
               addresses: toFetch,
               window: this.#lookupWindow,
@@ -331,7 +332,15 @@ export class RefreshEngine {
       let diff: DiffSummary;
       let failures = 0;
       let utxosFetched = 0;
-      const unchanged = prev !== null && infoCount === 0 && isUnchanged(this.#store, scope, { prevId: prev.id, prevStatus: prev.status, plan, received, prevReceived, prevFetch, lookups });
+      // Lookups kept in the import worker are compared with the snapshot's UTXOs there.
+      const kept = toFetch.filter((a) => {
+        const got = lookups.get(a);
+        return got !== undefined && 'kept' in got;
+      });
+      const keptSame =
+        prev !== null && infoCount === 0 && lookupJob !== null && kept.length > 0 ? (await lookupJob({ op: 'same', scope, prevId: prev.id, addresses: kept })).same === true : undefined;
+      const unchanged =
+        prev !== null && infoCount === 0 && isUnchanged(this.#store, scope, { prevId: prev.id, prevStatus: prev.status, plan, received, prevReceived, prevFetch, lookups, ...(keptSame !== undefined ? { keptSame } : {}) });
       if (unchanged) {
         // Nothing changed: the latest snapshot records the check (time, tips, confirmations, and the
         // lookups that found the same UTXOs) in place.
@@ -365,7 +374,7 @@ export class RefreshEngine {
         }
         if (pruneError !== null) this.#log.warn(`refresh: pruning old snapshots failed: ${pruneError}`);
         failures = addresses.filter((a) => a.state === 'failed').length;
-        utxosFetched = addresses.reduce((n, a) => n + (a.state === 'fetched' ? a.utxos.length : 0), 0);
+        utxosFetched = addresses.reduce((n, a) => n + (a.state === 'fetched' ? Math.max(a.utxos.length, foundCount(lookups.get(a.address))) : 0), 0);
       }
       endStep('write');
       timings.total = Math.round(performance.now() - t0);

@@ -15,12 +15,16 @@ import type { IndexClientOptions } from '../blockindex/client-options';
 import type { Logger } from '../log';
 import { lookUpUtxos, type LookupResult } from './lookups';
 import { lookupSession, stillOpen, openSession } from './worker-session';
+import { keptSame } from './change-check';
+import type { WalletScope, WatchRepository } from '../store/watch';
 
 export type LookupOp =
   /** Builds the session's index client from main's: its options, and the port of main's budget (transferred). */
   | { op: 'start'; index: IndexClientOptions; budget: MessagePort }
-  /** Looks up one page of addresses, at most `window` at a time. */
-  | { op: 'look'; addresses: string[]; window: number };
+  /** Looks up one page of addresses, at most `window` at a time; their UTXOs are kept here, their counts sent back. */
+  | { op: 'look'; addresses: string[]; window: number }
+  /** Whether the UTXOs kept for `addresses` are exactly those snapshot `prevId` holds for them (isUnchanged). */
+  | { op: 'same'; scope: WalletScope; prevId: number; addresses: string[] };
 
 export type LookupJobRequest = LookupOp & { session: string };
 
@@ -29,9 +33,12 @@ export interface LookupJobReply {
   results: Array<[string, LookupResult]>;
   /** The log lines of the addresses the index refused (the main thread writes them). */
   warnings: string[];
+  /** For `same`. */
+  same?: boolean;
 }
 
-export async function lookupJob(req: LookupJobRequest): Promise<LookupJobReply> {
+/** `repo`: the writer's repository (for `same`: the previous snapshot's UTXOs). */
+export async function lookupJob(repo: () => WatchRepository, req: LookupJobRequest): Promise<LookupJobReply> {
   if (req.op === 'start') {
     const s = lookupSession(req.session);
     s.index?.close();
@@ -39,13 +46,20 @@ export async function lookupJob(req: LookupJobRequest): Promise<LookupJobReply> 
     return { results: [], warnings: [] };
   }
   const s = openSession(req.session);
+  if (req.op === 'same') return { results: [], warnings: [], same: keptSame(repo(), req.scope, req.prevId, req.addresses, s.kept) };
   const index = s.index;
   if (index === null) throw new AppError('internal', 'The refresh looked up addresses in the import worker before it handed over its index client.');
   const warnings: string[] = [];
   const log: Logger = { info: () => {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
   const found = await lookUpUtxos(index, req.addresses, req.window, s.abort.signal, log, () => {});
   stillOpen(req.session, s);
-  // Each address's UTXOs as the client parsed them (six fields each): what the snapshot's rows are made of.
-  const results = [...found];
+  // Each address's UTXOs kept here for the write (snapshot-writer.ts); main gets their count.
+  const results: Array<[string, LookupResult]> = [];
+  for (const [address, r] of found) {
+    if ('utxos' in r) {
+      s.kept.set(address, r.utxos);
+      results.push([address, { kept: r.utxos.length }]);
+    } else results.push([address, r]);
+  }
   return { results, warnings };
 }

@@ -6,7 +6,7 @@ import type { AppError } from '../../../shared/errors';
 import type { IndexClient } from '../blockindex/client';
 import type { IndexUtxo } from '../blockindex/types';
 import type { Logger } from '../log';
-import type { AddressSource, SnapshotAddress } from '../store/watch';
+import type { AddressSource, SnapshotAddress, UtxoRecord } from '../store/watch';
 import type { RefreshIndex } from './engine-types';
 import { cancelled, toAppError } from './progress';
 import type { Slicer } from './slice';
@@ -15,8 +15,21 @@ import type { LookupJobReply, LookupOp } from './lookup-job';
 /** Index errors that concern one address; any other error ends the refresh. */
 const PER_ADDRESS_CODES: ReadonlySet<string> = new Set(['index.invalid', 'index.not_found', 'index.not_configured']);
 
-/** A lookup's answer: the address's UTXOs, or the code of the error the index gave for that address. */
-export type LookupResult = { utxos: IndexUtxo[] } | { error: string };
+/**
+ * A lookup's answer: the address's UTXOs, or (`kept`: looked up in the import worker) how many it has,
+ * kept there for the snapshot's write (lookup-job.ts), or the code of the error the index gave for it.
+ */
+export type LookupResult = { utxos: IndexUtxo[] } | { kept: number } | { error: string };
+
+/** How many UTXOs a lookup found (0 for an error). */
+export function foundCount(r: LookupResult | undefined): number {
+  return r === undefined || 'error' in r ? 0 : 'kept' in r ? r.kept : r.utxos.length;
+}
+
+/** A lookup's UTXOs as the snapshot stores them. */
+export function utxoRecords(utxos: readonly IndexUtxo[]): UtxoRecord[] {
+  return utxos.map((u) => ({ txid: u.txId, vout: u.vOut, amountSats: u.amount, height: u.block }));
+}
 
 /**
  * Looks up `addresses` through the index client, at most `window` at a time (the client's
@@ -162,12 +175,8 @@ export async function snapshotAddresses(
       addresses.push({ address: p.address, source: p.source, state: 'failed', errorCode: got?.error ?? 'internal' });
       continue;
     }
-    addresses.push({
-      address: p.address,
-      source: p.source,
-      state: 'fetched',
-      utxos: got.utxos.map((u) => ({ txid: u.txId, vout: u.vOut, amountSats: u.amount, height: u.block })),
-    });
+    // Kept in the import worker: its write fills them in (snapshot-writer.ts).
+    addresses.push({ address: p.address, source: p.source, state: 'fetched', utxos: 'kept' in got ? [] : utxoRecords(got.utxos) });
   }
   return addresses;
 }

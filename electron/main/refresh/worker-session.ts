@@ -11,6 +11,7 @@
 import { AppError } from '../../../shared/errors';
 import { readCookie } from '../credentials';
 import type { IndexClient } from '../blockindex/client';
+import type { IndexUtxo } from '../blockindex/types';
 import { RpcClient, type RpcHandoff } from '../rpc/client';
 import type { ReceivedRecord } from '../store/watch';
 
@@ -19,6 +20,8 @@ export interface WorkerSession {
   rpc: RpcClient | null;
   /** The index client of the lookups (lookup-job.ts: built from main's, paced by main's budget), once they started. */
   index: IndexClient | null;
+  /** The lookups' UTXOs by address, kept for the snapshot's write (lookup-job.ts, snapshot-writer.ts). */
+  kept: Map<string, IndexUtxo[]>;
   abort: AbortController;
   /** The received step's records (listreceivedbyaddress, then its change rows), until read. */
   received: ReceivedRecord[] | null;
@@ -39,7 +42,7 @@ export function workerSession(session: string, rpc: RpcHandoff): WorkerSession &
 export function lookupSession(session: string): WorkerSession {
   let s = sessions.get(session);
   if (s === undefined) {
-    s = { rpc: null, index: null, abort: new AbortController(), received: null, listed: 0 };
+    s = { rpc: null, index: null, kept: new Map(), abort: new AbortController(), received: null, listed: 0 };
     sessions.set(session, s);
   }
   return s;
@@ -48,6 +51,11 @@ export function lookupSession(session: string): WorkerSession {
 /** Throws 'cancelled' when `s` was ended (dropped) while its job waited on the node. */
 export function stillOpen(session: string, s: WorkerSession): void {
   if (s.abort.signal.aborted || sessions.get(session) !== s) throw new AppError('cancelled', 'The refresh was cancelled.');
+}
+
+/** The UTXOs the session's lookups kept (empty when it has none), for its write. */
+export function keptLookups(session: string): Map<string, IndexUtxo[]> {
+  return sessions.get(session)?.kept ?? new Map();
 }
 
 /** The session's parts were written or dropped: a call under way is aborted and its client closed. */
@@ -59,6 +67,7 @@ export function endWorkerSession(session: string): void {
   s.rpc?.close();
   s.index?.close();
   s.received = null;
+  s.kept = new Map();
 }
 
 /** Sessions with a client (for tests). */

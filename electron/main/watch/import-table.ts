@@ -10,7 +10,7 @@ import { addAddressesJob, labelImportJob, type AddAddressesRequest, type LabelIm
 import { writeSnapshotJob, writeSnapshotPart, type SnapshotPartRequest, type SnapshotWriteReply, type SnapshotWriteRequest } from '../refresh/snapshot-writer';
 import { infoBatchJob, type InfoBatchRequest } from '../refresh/info-batches';
 import { receivedJob, type ReceivedJobReply, type ReceivedJobRequest } from '../refresh/received-job';
-import { endWorkerSession } from '../refresh/worker-session';
+import { endWorkerSession, keptLookups } from '../refresh/worker-session';
 import { lookupJob, type LookupJobReply, type LookupJobRequest } from '../refresh/lookup-job';
 import type { InfoBatchOutcome } from '../refresh/address-infos';
 
@@ -67,8 +67,10 @@ export function runImportJob(repo: WatchRepository | null, job: ImportJobName, r
       return walletParseJob(request as WalletParseRequest);
     case 'snapshot-write': {
       const r = request as SnapshotWriteRequest;
-      if (r.session !== undefined) endWorkerSession(r.session);
-      return writeSnapshotJob(store(), r);
+      if (r.session === undefined) return writeSnapshotJob(store(), r);
+      const kept = keptLookups(r.session); // the lookups' UTXOs, for the snapshot's rows
+      endWorkerSession(r.session);
+      return writeSnapshotJob(store(), r, kept);
     }
     case 'snapshot-part': {
       const r = request as SnapshotPartRequest;
@@ -80,6 +82,6 @@ export function runImportJob(repo: WatchRepository | null, job: ImportJobName, r
     case 'snapshot-received':
       return receivedJob(request as ReceivedJobRequest);
     case 'snapshot-lookups':
-      return lookupJob(request as LookupJobRequest);
+      return lookupJob(store, request as LookupJobRequest);
   }
 }
