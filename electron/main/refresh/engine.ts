@@ -96,7 +96,7 @@ import { isUnchanged, mustLookUp, NO_UTXOS, type IndexTotals } from './change-ch
 import { fetchAddressInfos, type InfoBatchOutcome } from './address-infos';
 import { readReceived } from './received-step';
 import { IndexTxCache } from './index-tx';
-import { foundCount, lookUpElsewhere, lookUpUtxos, snapshotAddresses } from './lookups';
+import { foundCount, keptSameThere, lookUpElsewhere, lookUpUtxos, snapshotAddresses } from './lookups';
 import type { LookupJobReply, LookupOp } from './lookup-job';
 import { cancelled, progressEmitter, toAppError } from './progress';
 import { SLICE_MS, Slicer } from './slice';
@@ -332,13 +332,7 @@ export class RefreshEngine {
       let diff: DiffSummary;
       let failures = 0;
       let utxosFetched = 0;
-      // Lookups kept in the import worker are compared with the snapshot's UTXOs there.
-      const kept = toFetch.filter((a) => {
-        const got = lookups.get(a);
-        return got !== undefined && 'kept' in got;
-      });
-      const keptSame =
-        prev !== null && infoCount === 0 && lookupJob !== null && kept.length > 0 ? (await lookupJob({ op: 'same', scope, prevId: prev.id, addresses: kept })).same === true : undefined;
+      const keptSame = prev !== null && infoCount === 0 && lookupJob !== null ? await keptSameThere(lookupJob, lookups, scope, prev.id) : undefined;
       const unchanged =
         prev !== null && infoCount === 0 && isUnchanged(this.#store, scope, { prevId: prev.id, prevStatus: prev.status, plan, received, prevReceived, prevFetch, lookups, ...(keptSame !== undefined ? { keptSame } : {}) });
       if (unchanged) {

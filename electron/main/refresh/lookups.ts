@@ -6,7 +6,7 @@ import type { AppError } from '../../../shared/errors';
 import type { IndexClient } from '../blockindex/client';
 import type { IndexUtxo } from '../blockindex/types';
 import type { Logger } from '../log';
-import type { AddressSource, SnapshotAddress, UtxoRecord } from '../store/watch';
+import type { AddressSource, SnapshotAddress, UtxoRecord, WalletScope } from '../store/watch';
 import type { RefreshIndex } from './engine-types';
 import { cancelled, toAppError } from './progress';
 import type { Slicer } from './slice';
@@ -151,6 +151,16 @@ export async function lookUpElsewhere(a: {
   }
   if (signal?.aborted) throw cancelled();
   return out;
+}
+
+/**
+ * For isUnchanged: whether the UTXOs the import worker kept (lookUpElsewhere) are exactly those snapshot
+ * `prevId` holds for their addresses — compared there (op `same`); undefined when none were kept there.
+ */
+export async function keptSameThere(job: LookupElsewhere, lookups: ReadonlyMap<string, LookupResult>, scope: WalletScope, prevId: number): Promise<boolean | undefined> {
+  const kept = [...lookups].filter(([, got]) => 'kept' in got).map(([address]) => address);
+  if (kept.length === 0) return undefined;
+  return (await job({ op: 'same', scope, prevId, addresses: kept })).same === true;
 }
 
 /**
