@@ -9,7 +9,8 @@
  *   with no memory release on main;
  * - `worker`: the batches asked and parsed by the import worker (infoBatches, refresh/info-batches.ts),
  *   and so are the received step's listreceivedbyaddress and listunspent (receivedJobs,
- *   refresh/received-job.ts), the releases as they are (what the app ships);
+ *   refresh/received-job.ts), and the index lookups (lookupJobs, refresh/lookup-job.ts, on main's
+ *   index budget), the releases as they are (what the app ships);
  * - `worker, no release`: the same with no memory release on main (releaseMemory null);
  * - `worker, release at the end`: one release after the refresh (releaseSteps false).
  *
@@ -32,6 +33,7 @@ import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ReceivedOp } from '../electron/main/refresh/received-job';
+import type { LookupJobRequest } from '../electron/main/refresh/lookup-job';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
@@ -121,6 +123,7 @@ async function appChild(arg: Urls & { variant: Variant; dataDir: string; workerF
       ? {
           infoBatches: (r: { session: string; addresses: string[] }) => imports.run('snapshot-infos', { ...r, rpc: rpc.handoff() }),
           receivedJobs: (r: ReceivedOp & { session: string }) => imports.run('snapshot-received', { ...r, rpc: rpc.handoff() }),
+          lookupJobs: { index, run: (r: LookupJobRequest) => imports.run('snapshot-lookups', r) },
         }
       : {}),
     ...(arg.variant.endsWith('-norelease') ? { releaseMemory: null } : {}),

@@ -255,7 +255,7 @@ export function defineRefreshSuite(setup: () => Promise<RefreshTarget>): void {
     expect(r.diff.spentUtxos).toBe(gone.length);
   });
 
-  it('as the app refreshes (the import worker asks getaddressinfo, listreceivedbyaddress and listunspent: refresh/info-batches.ts, received-job.ts): the same rows and replies, none asked on this thread', async () => {
+  it('as the app refreshes (the import worker asks getaddressinfo, listreceivedbyaddress and listunspent, and sends the index lookups: refresh/info-batches.ts, received-job.ts, lookup-job.ts): the same rows and replies, none asked on this thread', async () => {
     const twin = (name: string): string => {
       const pid = new ProfileRepository(db).create(
         { name, nodeUrl: t.rpcUrl, auth: 'password', rpcUser: t.user, cookiePath: '', wallet: w.watch, indexUrl: t.follower.indexUrl },
@@ -269,17 +269,21 @@ export function defineRefreshSuite(setup: () => Promise<RefreshTarget>): void {
     const a = await new RefreshEngine({ store, rpc: rpcClient, index: indexClient, profileId: held }).run();
     const worker = new WorkerImportRunner(sourceImportWorkerScript(), join(dir, 'spyglass.sqlite'), silentLogger);
     const counted = new CountingRpc(rpcClient);
+    const countedIndex = new CountingIndex(indexClient);
     try {
       const b = await new RefreshEngine({
         store,
         rpc: counted,
-        index: indexClient,
+        index: countedIndex,
         profileId: there,
         writer: (r) => worker.run('snapshot-write', r),
         writerPart: async (r) => void (await worker.run('snapshot-part', r)),
         infoBatches: (r) => worker.run('snapshot-infos', { ...r, rpc: rpcClient.handoff() }),
         receivedJobs: (r) => worker.run('snapshot-received', { ...r, rpc: rpcClient.handoff() }),
+        lookupJobs: { index: indexClient, run: (r) => worker.run('snapshot-lookups', r) },
       }).run();
+      expect(countedIndex.lookups).toEqual([]); // every address/utxo went out from the worker, on indexClient's budget
+      expect(b.counts.utxoLookups).toBeGreaterThan(0);
       expect(counted.n('getaddressinfo')).toBe(0);
       expect(counted.n('listreceivedbyaddress')).toBe(0);
       expect(counted.n('listunspent')).toBe(0);

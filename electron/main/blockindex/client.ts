@@ -7,12 +7,15 @@
 // (before every attempt, retries included) → GET → map the status → validate the shape. Idempotent
 // GETs are retried on 429, 502, 503, 504, connection resets and timeouts with exponential backoff
 // and full jitter (429: after Ratelimit-Reset).
+// The slot, the pause and the token are the client's budget (pacer.ts): its own, or — for a client
+// built in another thread from handoff() — main's, lent over a MessagePort (lend()), one budget for both.
 //
 // The index has no credentials of its own, but a proxy in front of it may have, and may quote them
 // in its errors: every text taken from a reply is redacted before it is cut (reply-body.ts excerpt), and
 // every error a call throws passes the generic redactor once more (shared/redact.ts, #27).
 import http from 'node:http';
 import https from 'node:https';
+import type { MessagePort } from 'node:worker_threads';
 import { AppError } from '../../../shared/errors';
 import { redactError, redactGeneric } from '../../../shared/redact';
 import { hostLabel, httpRequest, sleep, type HttpResponse } from '../net/http';
@@ -22,7 +25,7 @@ import { parseBlockReply, parseTransactionReply, parseUtxoReply } from './valida
 import { resolveIndexOptions, type IndexClientOptions, type IndexClientSettings } from './client-options';
 import { classifyReply, endpoint, type Endpoint, type Failure } from './http-status';
 import { blockPointer, checkAddress, hexHash, isP2pkhAddress } from './lookup-args';
-import { Limiter, Slots } from './throttle';
+import { LocalPacer, RemotePacer, serveBudget, type LentBudget, type Pacer } from './pacer';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -56,15 +59,19 @@ export class IndexClient {
   private readonly maxRetryAfterMs: number;
   private readonly utxoPageSize: number;
   private readonly agent: http.Agent | https.Agent;
-  private readonly slots: Slots;
-  private readonly limiter: Limiter | null;
+  /** The concurrency cap, rate limit and 429 pause: this client's own, or main's (pacer.ts). */
+  private readonly pacer: Pacer;
   /** One controller per running or queued call; close() aborts them all (no listeners pile up on a shared signal). */
   private readonly calls = new Set<AbortController>();
   private closed = false;
-  /** performance.now() before which no request is sent (a 429's Ratelimit-Reset). */
-  private pausedUntil = 0;
+  /** Budgets lent to clients in other threads, until their loan ends (lend()). */
+  private readonly lent = new Set<LentBudget>();
 
-  constructor(options: IndexClientOptions) {
+  /**
+   * `budget`: the port of another client's budget (lend()), for a client built in another thread from
+   * that one's handoff(): its requests then count in that client's concurrency cap and rate limit.
+   */
+  constructor(options: IndexClientOptions, budget?: MessagePort) {
     const { base, basePath, settings, maxReplyBytes } = resolveIndexOptions(options);
     this.base = base;
     this.basePath = basePath;
@@ -76,8 +83,8 @@ export class IndexClient {
     this.maxRetryAfterMs = settings.maxRetryAfterMs;
     this.utxoPageSize = settings.utxoPageSize;
     const { concurrency, rateLimit: rate } = settings;
-    this.slots = new Slots(concurrency);
-    this.limiter = rate ? new Limiter(rate.requests, rate.perMs) : null;
+    // A lent budget closed by its lender (main's client closed) closes this client too.
+    this.pacer = budget !== undefined ? new RemotePacer(budget, () => this.close()) : new LocalPacer(concurrency, rate);
     const agentOptions = { keepAlive: true, maxSockets: concurrency };
     this.agent = base.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   }
@@ -157,12 +164,50 @@ export class IndexClient {
     return (await this.block(0, opts)).hash;
   }
 
+  /**
+   * The options to build the same client in another thread of this process (new IndexClient(handoff,
+   * port of lend())): the same base URL, timeouts, retries, page size and reply limit. The index has
+   * no credentials (a URL with any is refused), so this is plain data.
+   */
+  handoff(): IndexClientOptions {
+    const s = this.settings;
+    return {
+      url: s.url,
+      timeoutMs: s.timeoutMs,
+      rateLimit: s.rateLimit ? { ...s.rateLimit } : null,
+      concurrency: s.concurrency,
+      retries: s.retries,
+      baseDelayMs: s.baseDelayMs,
+      maxRetryAfterMs: s.maxRetryAfterMs,
+      utxoPageSize: s.utxoPageSize,
+      maxReplyBytes: this.maxReplyBytes,
+    };
+  }
+
+  /**
+   * This client's budget (concurrency cap, rate limit, 429 pause) lent to a client in another thread:
+   * hand `port` over (transferred) to `new IndexClient(handoff(), port)`, and close() the loan when
+   * that client's work is over (what it still held comes back).
+   */
+  lend(): LentBudget {
+    const lent = serveBudget(this.pacer);
+    const loan: LentBudget = {
+      port: lent.port,
+      close: () => {
+        if (this.lent.delete(loan)) lent.close();
+      },
+    };
+    this.lent.add(loan);
+    return loan;
+  }
+
   /** Cancels queued and running calls (they reject with 'cancelled') and closes idle connections. */
   close(): void {
     this.closed = true;
     for (const c of this.calls) c.abort();
     this.calls.clear();
-    this.limiter?.close();
+    for (const loan of [...this.lent]) loan.close(); // the clients on them close too
+    this.pacer.close();
     this.agent.destroy();
   }
 
@@ -176,7 +221,7 @@ export class IndexClient {
     this.calls.add(own);
     const { signal } = own;
     try {
-      await this.slots.acquire(signal);
+      const releaseSlot = await this.pacer.slot(signal);
       try {
         for (let attempt = 0; ; attempt++) {
           if (attempt > 0) this.stats.retries++;
@@ -185,14 +230,14 @@ export class IndexClient {
           const { error, retry, waitMs } = outcome;
           if (!retry || attempt >= this.retries) throw error;
           if (waitMs !== undefined) {
-            // A 429 pauses every call of this client, not only this one.
-            this.pausedUntil = Math.max(this.pausedUntil, performance.now() + waitMs);
+            // A 429 pauses every call of this client's budget, not only this one.
+            this.pacer.pause(waitMs);
           } else {
             await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, this.baseDelayMs * 2 ** attempt), signal);
           }
         }
       } finally {
-        this.slots.release();
+        releaseSlot();
       }
     } catch (e) {
       if (e instanceof AppError && e.code === 'cancelled') throw this.cancelled();
@@ -206,9 +251,7 @@ export class IndexClient {
   /** One GET: waits for its turn, sends, and classifies the reply. */
   private async attempt(ep: Endpoint, signal: AbortSignal, attempt: number): Promise<{ body: string } | Failure> {
     const started = performance.now();
-    const pause = this.pausedUntil - started;
-    if (pause > 0) await sleep(pause, signal);
-    if (this.limiter) await this.limiter.take(signal);
+    const finish = await this.pacer.token(signal);
     this.stats.throttledMs += Math.round(performance.now() - started);
     this.stats.requests++;
     let res: HttpResponse;
@@ -229,7 +272,7 @@ export class IndexClient {
       const error = e instanceof AppError ? e : new AppError('net.unreachable', `Cannot reach the index at ${hostLabel(this.base)}.`);
       return { error, retry: error.code === 'net.reset' || error.code === 'net.timeout' };
     } finally {
-      this.limiter?.finish();
+      finish();
     }
     if (res.status === 429) this.stats.rateLimited++;
     return classifyReply(ep, res, attempt, hostLabel(this.base), this.maxRetryAfterMs);

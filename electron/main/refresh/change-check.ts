@@ -79,6 +79,21 @@ export interface UnchangedInput {
   prevReceived: ReadonlyMap<string, ReceivedRecord>;
   prevFetch: ReadonlyMap<string, AddressFetch>;
   lookups: ReadonlyMap<string, LookupResult>;
+  /**
+   * For lookups kept in the import worker (`kept`): whether their UTXOs are exactly those the snapshot
+   * holds (asked there, keptSame); undefined: not asked (then they count as changed).
+   */
+  keptSame?: boolean;
+}
+
+/** Whether the UTXOs `kept` for `addresses` are exactly those snapshot `id` holds (every address kept). */
+export function keptSame(store: WatchRepository, scope: WalletScope, id: number, addresses: readonly string[], kept: ReadonlyMap<string, readonly IndexUtxo[]>): boolean {
+  if (addresses.length === 0) return true;
+  const held = heldUtxos(store, scope, id, addresses);
+  return addresses.every((address) => {
+    const got = kept.get(address);
+    return got !== undefined && sameUtxos(got, held.get(address) ?? []);
+  });
 }
 
 /**
@@ -106,9 +121,14 @@ export function isUnchanged(store: WatchRepository, scope: WalletScope, c: Uncha
   }
   // Addresses looked up again: unchanged only if the index gave exactly the UTXOs the snapshot holds.
   if (looked.length === 0) return true;
-  const held = heldUtxos(store, scope, prevId, looked);
-  return looked.every((address) => {
+  const here = looked.filter((address) => {
     const got = lookups.get(address);
-    return got !== undefined && !('error' in got) && sameUtxos(got.utxos, held.get(address) ?? []);
+    return got === undefined || !('kept' in got);
+  });
+  if (here.length < looked.length && c.keptSame !== true) return false;
+  const held = heldUtxos(store, scope, prevId, here);
+  return here.every((address) => {
+    const got = lookups.get(address);
+    return got !== undefined && 'utxos' in got && sameUtxos(got.utxos, held.get(address) ?? []);
   });
 }

@@ -5,6 +5,7 @@ import type { RpcClient } from '../rpc/client';
 import type { SnapshotPartWriter, SnapshotWriter } from './snapshot-writer';
 import type { InfoBatchOutcome } from './address-infos';
 import type { ReceivedJobReply, ReceivedOp } from './received-job';
+import type { LookupJobReply, LookupJobRequest } from './lookup-job';
 import type { DiffSummary, RefreshStep, Tip, WatchRepository } from '../store/watch';
 
 export type RefreshPhase = 'received' | 'addressinfo' | 'utxos' | 'write';
@@ -122,6 +123,14 @@ export interface RefreshEngineOptions {
   receivedJobs?: (request: ReceivedOp & { session: string }) => Promise<ReceivedJobReply>;
   /** With `receivedJobs`: records read back from the worker per job (default 1,000). */
   receivedPage?: number;
+  /**
+   * With `writerPart`: runs the index lookups where the parts are kept (the import worker's
+   * snapshot-lookups job, lookup-job.ts) with a client built from `index` (its handoff()) and paced by
+   * its budget (its lend(): one rate limit and concurrency cap for both threads); this thread gets back
+   * each address's UTXOs or error code, never a reply to parse. `index` is the engine's index client.
+   * Default: looked up here on `index`.
+   */
+  lookupJobs?: { run: (request: LookupJobRequest) => Promise<LookupJobReply>; index: Pick<IndexClient, 'handoff' | 'lend'> };
   /**
    * How long the engine's loops run before the event loop gets a turn (slice.ts; default SLICE_MS);
    * null: never (the bench's baseline).

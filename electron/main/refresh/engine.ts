@@ -12,7 +12,8 @@
 //   utxos        index `address/utxo` for the addresses that changed (below), handed to the index
 //                client a window at a time (lookupWindow, default 64: enough to keep its concurrency
 //                cap busy; the client applies its own rate limit and cap), so that 10,000 lookups do
-//                not sit in memory as 10,000 pending requests
+//                not sit in memory as 10,000 pending requests; in the app sent and parsed by the import
+//                worker (lookup-job.ts) with a client built from the engine's, on its rate limit and cap
 //   write        the snapshot, in one SQLite transaction; then old snapshots are pruned. When nothing
 //                changed (no getaddressinfo, lookups that found the UTXOs already held, the same
 //                addresses, received amounts, txids and node-unspent digests as the latest snapshot,
@@ -65,7 +66,8 @@
 // snapshot's address rows), progress.ts (errors, progress events),
 // index-tx.ts (the transaction cache), slice.ts (turns for the event loop), snapshot-text.ts +
 // snapshot-writer.ts (the write elsewhere), writer-session.ts + received-job.ts + info-batches.ts +
-// worker-session.ts (the received step and the getaddressinfo batches asked and parsed there).
+// worker-session.ts (the received step and the getaddressinfo batches asked and parsed there),
+// lookup-job.ts (the index lookups sent and parsed there).
 import type { IndexTransaction } from '../blockindex/types';
 import { silentLogger, type Logger } from '../log';
 import { collectGarbage } from '../memory';
@@ -94,7 +96,8 @@ import { isUnchanged, mustLookUp, NO_UTXOS, type IndexTotals } from './change-ch
 import { fetchAddressInfos, type InfoBatchOutcome } from './address-infos';
 import { readReceived } from './received-step';
 import { IndexTxCache } from './index-tx';
-import { lookUpUtxos, snapshotAddresses } from './lookups';
+import { foundCount, keptSameThere, lookUpElsewhere, lookUpUtxos, snapshotAddresses } from './lookups';
+import type { LookupJobReply, LookupOp } from './lookup-job';
 import { cancelled, progressEmitter, toAppError } from './progress';
 import { SLICE_MS, Slicer } from './slice';
 import { WriterSession } from './writer-session';
@@ -126,6 +129,7 @@ export class RefreshEngine {
   readonly #infoBatches: RefreshEngineOptions['infoBatches'] | null;
   readonly #receivedJobs: RefreshEngineOptions['receivedJobs'] | null;
   readonly #receivedPage: number | undefined;
+  readonly #lookupJobs: RefreshEngineOptions['lookupJobs'] | null;
   readonly #sliceMs: number | null;
   readonly #txs: IndexTxCache;
   #running: Promise<RefreshResult> | null = null;
@@ -150,6 +154,7 @@ export class RefreshEngine {
     this.#infoBatches = this.#writerPart !== null ? (options.infoBatches ?? null) : null;
     this.#receivedJobs = this.#writerPart !== null ? (options.receivedJobs ?? null) : null;
     this.#receivedPage = options.receivedPage;
+    this.#lookupJobs = this.#writerPart !== null ? (options.lookupJobs ?? null) : null;
     this.#sliceMs = options.sliceMs === undefined ? SLICE_MS : options.sliceMs;
     this.#txs = new IndexTxCache(this.#store, this.#index, this.#now, options.genesisHash);
   }
@@ -301,7 +306,22 @@ export class RefreshEngine {
         await slicer.tick();
       }
       const toFetch = plan.filter((p) => p.fetch).map((p) => p.address);
-      const lookups = await lookUpUtxos(this.#index, toFetch, this.#lookupWindow, signal, this.#log, (done) => progress('utxos', done, toFetch.length));
+      const onLookedUp = (done: number): void => progress('utxos', done, toFetch.length);
+      // Sent and parsed by the import worker when it can (lookup-job.ts), on this thread's index budget.
+      const lookupJob = session !== null && this.#lookupJobs != null ? session.job<LookupOp, LookupJobReply>(this.#lookupJobs.run) : null;
+      const lookups =
+        lookupJob !== null && this.#lookupJobs != null
+          ? await lookUpElsewhere({
+              job: lookupJob,
+              index: this.#lookupJobs.index,
+              addresses: toFetch,
+              window: this.#lookupWindow,
+              signal,
+              log: this.#log,
+              onDone: onLookedUp,
+              drop,
+            })
+          : await lookUpUtxos(this.#index, toFetch, this.#lookupWindow, signal, this.#log, onLookedUp);
       checkAbort();
       if (this.#releaseSteps) this.#release(toFetch.length);
 
@@ -312,7 +332,9 @@ export class RefreshEngine {
       let diff: DiffSummary;
       let failures = 0;
       let utxosFetched = 0;
-      const unchanged = prev !== null && infoCount === 0 && isUnchanged(this.#store, scope, { prevId: prev.id, prevStatus: prev.status, plan, received, prevReceived, prevFetch, lookups });
+      const keptSame = prev !== null && infoCount === 0 && lookupJob !== null ? await keptSameThere(lookupJob, lookups, scope, prev.id) : undefined;
+      const unchanged =
+        prev !== null && infoCount === 0 && isUnchanged(this.#store, scope, { prevId: prev.id, prevStatus: prev.status, plan, received, prevReceived, prevFetch, lookups, ...(keptSame !== undefined ? { keptSame } : {}) });
       if (unchanged) {
         // Nothing changed: the latest snapshot records the check (time, tips, confirmations, and the
         // lookups that found the same UTXOs) in place.
@@ -346,7 +368,7 @@ export class RefreshEngine {
         }
         if (pruneError !== null) this.#log.warn(`refresh: pruning old snapshots failed: ${pruneError}`);
         failures = addresses.filter((a) => a.state === 'failed').length;
-        utxosFetched = addresses.reduce((n, a) => n + (a.state === 'fetched' ? a.utxos.length : 0), 0);
+        utxosFetched = addresses.reduce((n, a) => n + (a.state === 'fetched' ? Math.max(a.utxos.length, foundCount(lookups.get(a.address))) : 0), 0);
       }
       endStep('write');
       timings.total = Math.round(performance.now() - t0);

@@ -58,7 +58,7 @@ export async function receivedJob(req: ReceivedJobRequest): Promise<ReceivedJobR
   const kept = s.received;
   if (kept === null) throw new Error(`The refresh's received records are not kept here (${req.op} before list).`);
   if (req.op === 'unspent') {
-    const reply = await s.rpc.call('listunspent', [0], { signal: s.abort.signal });
+    const reply = await workerSession(req.session, req.rpc).rpc.call('listunspent', [0], { signal: s.abort.signal });
     stillOpen(req.session, s);
     const parsed = addUnspent(kept, reply);
     return { count: kept.length, listed: s.listed, parsed };

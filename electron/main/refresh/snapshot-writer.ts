@@ -7,6 +7,8 @@
 // repository, as before.
 import type { DiffSummary, WalletScope, WatchRepository } from '../store/watch';
 import { snapshotFromText } from './snapshot-text';
+import type { IndexUtxo } from '../blockindex/types';
+import { utxoRecords } from './lookups';
 
 export interface SnapshotWriteRequest {
   scope: WalletScope;
@@ -67,7 +69,7 @@ export function snapshotPartSessions(): number {
  * The write, as the import worker runs it: the snapshot in ONE transaction (WatchRepository.writeSnapshot),
  * then old snapshots pruned, then the counts of what changed since the previous snapshot.
  */
-export function writeSnapshotJob(repo: WatchRepository, req: SnapshotWriteRequest): SnapshotWriteReply {
+export function writeSnapshotJob(repo: WatchRepository, req: SnapshotWriteRequest, kept?: ReadonlyMap<string, readonly IndexUtxo[]>): SnapshotWriteReply {
   let text = req.text;
   if (req.session !== undefined) {
     const sent = parts.get(req.session) ?? [];
@@ -75,6 +77,13 @@ export function writeSnapshotJob(repo: WatchRepository, req: SnapshotWriteReques
     if (sent.length > 0) text = [text, ...sent].join('\n');
   }
   const s = snapshotFromText(text);
+  // The UTXOs of the lookups made here (lookup-job.ts): the text has their addresses, fetched, without them.
+  if (kept !== undefined && kept.size > 0) {
+    for (const a of s.addresses) {
+      const got = a.state === 'fetched' ? kept.get(a.address) : undefined;
+      if (got !== undefined && a.state === 'fetched') a.utxos = utxoRecords(got);
+    }
+  }
   const snapshotId = repo.writeSnapshot(req.scope, s);
   let pruneError: string | null = null;
   try {

@@ -72,6 +72,31 @@ export function received(db: Database, snapshotId: number): Map<string, Received
   return out;
 }
 
+/**
+ * A slice of received(): at most `limit` entries, in address order, after address `after` (null: from
+ * the first). Read slice by slice, 10,000 entries never hold the thread in one step (the refresh's
+ * warm read of the previous snapshot, refresh/received-step.ts).
+ */
+export function receivedSlice(db: Database, snapshotId: number, after: string | null, limit: number): ReceivedRecord[] {
+  return db
+    .prepare<[number, string, number], ReceivedRowDb & { address: string }>(
+      `SELECT address, ${RECEIVED_COLUMNS} FROM snapshot_received WHERE snapshot_id = ? AND address > ? ORDER BY address LIMIT ?`,
+    )
+    .all(snapshotId, after ?? '', limit)
+    .map((r) => toReceived(r.address, r));
+}
+
+/** A slice of fetchStates(), as receivedSlice. */
+export function fetchStatesSlice(db: Database, snapshotId: number, after: string | null, limit: number): AddressFetch[] {
+  return db
+    .prepare<
+      [number, string, number],
+      { address: string; source: AddressSource; state: FetchState; fetched_at: string | null; fetched_index_height: number | null; error_code: string | null }
+    >('SELECT address, source, state, fetched_at, fetched_index_height, error_code FROM snapshot_fetched WHERE snapshot_id = ? AND address > ? ORDER BY address LIMIT ?')
+    .all(snapshotId, after ?? '', limit)
+    .map((r) => ({ address: r.address, source: r.source, state: r.state, fetchedAt: r.fetched_at, fetchedIndexHeight: r.fetched_index_height, errorCode: r.error_code }));
+}
+
 /** Per address of a snapshot: where its UTXOs come from and when they were last fetched. */
 export function fetchStates(db: Database, snapshotId: number): Map<string, AddressFetch> {
   const rows = db

@@ -253,6 +253,16 @@ export class WatchRepository {
     return read.fetchStates(this.#db, snapshotId);
   }
 
+  /** A slice of received(): at most `limit` entries in address order after `after` (null: from the first). */
+  receivedSlice(snapshotId: number, after: string | null, limit: number): ReceivedRecord[] {
+    return read.receivedSlice(this.#db, snapshotId, after, limit);
+  }
+
+  /** A slice of fetchStates(), as receivedSlice. */
+  fetchStatesSlice(snapshotId: number, after: string | null, limit: number): AddressFetch[] {
+    return read.fetchStatesSlice(this.#db, snapshotId, after, limit);
+  }
+
   /** The balances table of a snapshot: one row per watched address of the snapshot, by address. */
   balances(scope: WalletScope, snapshotId: number): BalanceRow[] {
     return read.balances(this.#db, scope, snapshotId);

@@ -1,7 +1,7 @@
 // Where import jobs (import-table.ts) run: in the import worker thread (the app), or inline in this
 // thread (tests that build WatchService by hand). Both reject with the AppError the job threw (rebuilt
 // from its IpcError across the thread boundary). The thread itself: worker-thread.ts.
-import type { Worker } from 'node:worker_threads';
+import { MessagePort, type Worker } from 'node:worker_threads';
 import { AppError, type ErrorCode, type IpcError } from '../../../shared/errors';
 import type { Logger } from '../log';
 import type { WatchRepository } from '../store/watch';
@@ -67,7 +67,9 @@ export class WorkerImportRunner implements ImportRunner {
   async #post(w: Worker, id: number, job: ImportJobName, request: object): Promise<void> {
     const text = (request as { text?: unknown }).text;
     if (typeof text !== 'string' || text.length <= TEXT_SLICE) {
-      w.postMessage({ id, job, request } satisfies ImportJobMessage);
+      // A port in the request (the index budget lent to the refresh's lookups) is moved to the worker.
+      const ports = Object.values(request).filter((v): v is MessagePort => v instanceof MessagePort);
+      w.postMessage({ id, job, request } satisfies ImportJobMessage, ports);
       return;
     }
     for (let at = 0; at < text.length; ) {

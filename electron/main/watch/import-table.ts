@@ -10,7 +10,8 @@ import { addAddressesJob, labelImportJob, type AddAddressesRequest, type LabelIm
 import { writeSnapshotJob, writeSnapshotPart, type SnapshotPartRequest, type SnapshotWriteReply, type SnapshotWriteRequest } from '../refresh/snapshot-writer';
 import { infoBatchJob, type InfoBatchRequest } from '../refresh/info-batches';
 import { receivedJob, type ReceivedJobReply, type ReceivedJobRequest } from '../refresh/received-job';
-import { endWorkerSession } from '../refresh/worker-session';
+import { endWorkerSession, keptLookups } from '../refresh/worker-session';
+import { lookupJob, type LookupJobReply, type LookupJobRequest } from '../refresh/lookup-job';
 import type { InfoBatchOutcome } from '../refresh/address-infos';
 
 export interface ImportJobs {
@@ -32,6 +33,11 @@ export interface ImportJobs {
    * records read back by pages (refresh/received-job.ts). Async, as snapshot-infos.
    */
   'snapshot-received': { request: ReceivedJobRequest; reply: ReceivedJobReply };
+  /**
+   * Its index lookups (`address/utxo`) sent and parsed here, on main's index budget (the first job
+   * hands over its port), each address's answer sent back by pages (refresh/lookup-job.ts). Async.
+   */
+  'snapshot-lookups': { request: LookupJobRequest; reply: LookupJobReply };
 }
 export type ImportJobName = keyof ImportJobs;
 
@@ -43,7 +49,7 @@ export type ImportJobMessage = { id: number; job: ImportJobName; request: unknow
 
 /**
  * Runs `job`; `repo` is the writable repository of the app's SQLite file (null: only the jobs that need
- * none run). Every job but snapshot-infos and snapshot-received returns its reply at once; those return a promise.
+ * none run). Every job but snapshot-infos, snapshot-received and snapshot-lookups returns its reply at once; those return a promise.
  */
 export function runImportJob(repo: WatchRepository | null, job: ImportJobName, request: unknown): unknown {
   const store = (): WatchRepository => {
@@ -61,8 +67,10 @@ export function runImportJob(repo: WatchRepository | null, job: ImportJobName, r
       return walletParseJob(request as WalletParseRequest);
     case 'snapshot-write': {
       const r = request as SnapshotWriteRequest;
-      if (r.session !== undefined) endWorkerSession(r.session);
-      return writeSnapshotJob(store(), r);
+      if (r.session === undefined) return writeSnapshotJob(store(), r);
+      const kept = keptLookups(r.session); // the lookups' UTXOs, for the snapshot's rows
+      endWorkerSession(r.session);
+      return writeSnapshotJob(store(), r, kept);
     }
     case 'snapshot-part': {
       const r = request as SnapshotPartRequest;
@@ -73,5 +81,7 @@ export function runImportJob(repo: WatchRepository | null, job: ImportJobName, r
       return infoBatchJob(request as InfoBatchRequest);
     case 'snapshot-received':
       return receivedJob(request as ReceivedJobRequest);
+    case 'snapshot-lookups':
+      return lookupJob(store, request as LookupJobRequest);
   }
 }

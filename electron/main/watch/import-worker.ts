@@ -42,7 +42,7 @@ parentPort!.on('message', (m: ImportJobMessage) => {
     return;
   }
   if (value instanceof Promise) {
-    // A job that asks the network (snapshot-infos, snapshot-received): other jobs run while it waits.
+    // A job that asks the network (snapshot-infos, snapshot-received, snapshot-lookups): other jobs run while it waits.
     value.then(
       (v: unknown) => parentPort!.postMessage({ id: m.id, ok: true, value: v }),
       (e: unknown) => parentPort!.postMessage({ id: m.id, ok: false, error: toIpcError(e) }),

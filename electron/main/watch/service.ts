@@ -24,6 +24,8 @@ import { OVERVIEW_FULL_ROWS } from '../../../shared/ipc/watch';
 import { RefreshEngine } from '../refresh/engine';
 import { IncrementalRefresh } from '../refresh/incremental';
 import type { ReceivedOp } from '../refresh/received-job';
+import type { LookupJobRequest } from '../refresh/lookup-job';
+import { IndexClient } from '../blockindex/client';
 import { RpcClient } from '../rpc/client';
 import type { Logger } from '../log';
 import type { ActiveConnection, Services } from '../services';
@@ -121,6 +123,8 @@ export class WatchService {
               receivedJobs: (r: ReceivedOp & { session: string }) => this.#imports.run('snapshot-received', { ...r, rpc: rpc.handoff() }),
             }
           : {}),
+        // The index lookups too, by a client built from this connection's, on its budget (refresh/lookup-job.ts).
+        ...(conn.index instanceof IndexClient ? { lookupJobs: { index: conn.index, run: (r: LookupJobRequest) => this.#imports.run('snapshot-lookups', r) } } : {}),
       });
       const incremental = new IncrementalRefresh({ engine, store: this.deps.repo, rpc: conn.rpc, index: conn.index, profileId, wallet, log: this.deps.log });
       this.engine = { conn, engine, incremental };
