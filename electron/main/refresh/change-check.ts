@@ -1,8 +1,36 @@
-// What the refresh engine (engine.ts) decides from the latest snapshot: which node addresses to look
-// up again in the index (mustLookUp, see the top of engine.ts), and whether a refresh found nothing a
-// new snapshot would record differently (isUnchanged).
+// What the refresh engine (engine.ts) decides from the latest snapshot: which addresses to look up
+// again in the index (lookupPlan, mustLookUp), and whether a refresh found nothing a new snapshot would
+// record differently (isUnchanged).
+//
+// Which addresses are looked up in the index. A node address is looked up when it was never fetched,
+// its last lookup failed, or, against the latest good snapshot, its received amount or txids changed,
+// an unconfirmed receive confirmed (or the reverse, after a reorg), or the node's own set of its
+// confirmed unspent outputs changed. That last test is why the engine also calls `listunspent` (one
+// call): `listreceivedbyaddress` only counts outputs PAYING an address, so a spend FROM a watched
+// address changes none of its numbers, and without it the spent coins would stay in the balance until
+// something else happened to the address. (`checkSpends: false` turns it off.) The wallet-wide
+// `listunspent` is the heaviest call of a warm refresh (every wallet coin with its descriptor), so it
+// is skipped while the wallet reports the same `getwalletinfo` state (name, `txcount`,
+// `lastprocessedblock` hash, read before it) as the latest snapshot recorded: a spend of a wallet
+// coin is itself a new wallet transaction, and a block moves lastprocessedblock, so the confirmed
+// unspent set cannot have changed and the snapshot's digests are reused. (Not seen by that test: a
+// transaction abandoned on the node with abandontransaction, until the next block or wallet
+// transaction; a node without those getwalletinfo fields always gets the `listunspent`.)
+// The same `listunspent` (minconf 0) adds the wallet's change addresses that hold coins, which
+// listreceivedbyaddress never lists (changeRecords): a spend's change stays in the balances.
+// Two more reasons to ask the index again, for when it lags the node (a public index a block or two
+// behind, a self-hosted one still catching up): the last lookup was made at an index height below
+// the block of the address's latest receive (node tip − its confirmations + 1); or the node's
+// confirmed unspent outputs for the address (sum and count) differ from the UTXOs the latest snapshot
+// holds for it — the disagreement Reconcile shows. Without them, an address looked up while the index
+// lacked its new block would keep the index's old answer until the address changed again.
+// A user-added address (not in the node's wallet) has only the index: it is looked up when the index
+// tip moved. Every other address keeps the UTXOs of the latest snapshot (copied forward in the same
+// transaction). Lookups that find exactly the UTXOs the snapshot holds do not make a new snapshot.
+//
 import type { IndexUtxo } from '../blockindex/types';
-import type { AddressFetch, AddressSource, ReceivedRecord, Snapshot, UtxoRecord, UtxoRow, WalletScope, WatchRepository } from '../store/watch';
+import type { AddressFetch, AddressSource, ReceivedRecord, Snapshot, Tip, UtxoRecord, UtxoRow, WalletScope, WatchRepository } from '../store/watch';
+import type { Slicer } from './slice';
 import type { LookupResult } from './lookups';
 import { samePending } from './node-replies';
 
@@ -37,7 +65,7 @@ function pending(r: ReceivedRecord): boolean {
 }
 
 /**
- * Whether a node address must be looked up (again) in the index (see the top of engine.ts): `index`
+ * Whether a node address must be looked up (again) in the index (the rules at the top of this file): `index`
  * is what the latest snapshot holds for it, `nodeHeight` the node's tip now.
  */
 export function mustLookUp(cur: ReceivedRecord, prev: ReceivedRecord | undefined, fetch: AddressFetch | undefined, index: IndexTotals, nodeHeight: number): boolean {
@@ -131,4 +159,43 @@ export function isUnchanged(store: WatchRepository, scope: WalletScope, c: Uncha
     const got = lookups.get(address);
     return got !== undefined && 'utxos' in got && sameUtxos(got.utxos, held.get(address) ?? []);
   });
+}
+
+/** One address of the refresh: where it comes from and whether the index is asked for it this time. */
+export interface PlannedAddress {
+  address: string;
+  source: AddressSource;
+  fetch: boolean;
+}
+
+/**
+ * The refresh's addresses (the node's, then the user's) and which of them to look up in the index
+ * (the rules at the top of this file), against the latest snapshot `prev`.
+ */
+export async function lookupPlan(a: {
+  store: WatchRepository;
+  prev: Pick<Snapshot, 'id' | 'index'> | null;
+  received: readonly ReceivedRecord[];
+  prevReceived: ReadonlyMap<string, ReceivedRecord>;
+  prevFetch: ReadonlyMap<string, AddressFetch>;
+  userAddresses: readonly string[];
+  nodeTip: Tip;
+  indexTip: Tip;
+  slicer: Slicer;
+}): Promise<PlannedAddress[]> {
+  const plan: PlannedAddress[] = [];
+  // What the index said last time, to compare with what the node says now.
+  const prevIndex = a.prev !== null && a.received.some((r) => r.nodeUnspent !== null) ? a.store.utxoTotals(a.prev.id) : new Map<string, IndexTotals>();
+  for (const r of a.received) {
+    const fetch = mustLookUp(r, a.prevReceived.get(r.address), a.prevFetch.get(r.address), prevIndex.get(r.address) ?? NO_UTXOS, a.nodeTip.height);
+    plan.push({ address: r.address, source: 'node', fetch });
+    await a.slicer.tick();
+  }
+  const tipMoved = a.prev === null || a.prev.index === null || a.prev.index.hash !== a.indexTip.hash;
+  for (const address of a.userAddresses) {
+    const f = a.prevFetch.get(address);
+    plan.push({ address, source: 'user', fetch: tipMoved || f === undefined || f.state === 'failed' || f.fetchedAt === null });
+    await a.slicer.tick();
+  }
+  return plan;
 }

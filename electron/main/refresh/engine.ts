@@ -21,31 +21,8 @@
 //                check's time, tips and confirmations in place (WatchRepository.touchSnapshot, one
 //                transaction) and the result says `unchanged`
 //
-// Which addresses are looked up in the index. A node address is looked up when it was never fetched,
-// its last lookup failed, or, against the latest good snapshot, its received amount or txids changed,
-// an unconfirmed receive confirmed (or the reverse, after a reorg), or the node's own set of its
-// confirmed unspent outputs changed. That last test is why the engine also calls `listunspent` (one
-// call): `listreceivedbyaddress` only counts outputs PAYING an address, so a spend FROM a watched
-// address changes none of its numbers, and without it the spent coins would stay in the balance until
-// something else happened to the address. (`checkSpends: false` turns it off.) The wallet-wide
-// `listunspent` is the heaviest call of a warm refresh (every wallet coin with its descriptor), so it
-// is skipped while the wallet reports the same `getwalletinfo` state (name, `txcount`,
-// `lastprocessedblock` hash, read before it) as the latest snapshot recorded: a spend of a wallet
-// coin is itself a new wallet transaction, and a block moves lastprocessedblock, so the confirmed
-// unspent set cannot have changed and the snapshot's digests are reused. (Not seen by that test: a
-// transaction abandoned on the node with abandontransaction, until the next block or wallet
-// transaction; a node without those getwalletinfo fields always gets the `listunspent`.)
-// The same `listunspent` (minconf 0) adds the wallet's change addresses that hold coins, which
-// listreceivedbyaddress never lists (changeRecords): a spend's change stays in the balances.
-// Two more reasons to ask the index again, for when it lags the node (a public index a block or two
-// behind, a self-hosted one still catching up): the last lookup was made at an index height below
-// the block of the address's latest receive (node tip − its confirmations + 1); or the node's
-// confirmed unspent outputs for the address (sum and count) differ from the UTXOs the latest snapshot
-// holds for it — the disagreement Reconcile shows. Without them, an address looked up while the index
-// lacked its new block would keep the index's old answer until the address changed again.
-// A user-added address (not in the node's wallet) has only the index: it is looked up when the index
-// tip moved. Every other address keeps the UTXOs of the latest snapshot (copied forward in the same
-// transaction). Lookups that find exactly the UTXOs the snapshot holds do not make a new snapshot.
+// Which addresses are looked up in the index, and why the engine also calls `listunspent`: see
+// change-check.ts (lookupPlan, mustLookUp).
 //
 // Failures: any error of a step (node down, index 5xx or 429 after the client's retries, a reply
 // that is not what it should be) ends the refresh: the latest good snapshot stays the latest, a
@@ -84,7 +61,6 @@ import {
 } from './node-replies';
 import {
   DEFAULT_KEEP_SNAPSHOTS,
-  type AddressSource,
   type DiffSummary,
   type RefreshStep,
   type Tip,
@@ -92,7 +68,7 @@ import {
   type WatchRepository,
 } from '../store/watch';
 import { DEFAULT_INFO_MAX_AGE_MS, type RefreshEngineOptions, type RefreshIndex, type RefreshResult, type RefreshRpc, type RefreshRunOptions } from './engine-types';
-import { isUnchanged, mustLookUp, NO_UTXOS, type IndexTotals } from './change-check';
+import { isUnchanged, lookupPlan } from './change-check';
 import { fetchAddressInfos, type InfoBatchOutcome } from './address-infos';
 import { readReceived } from './received-step';
 import { IndexTxCache } from './index-tx';
@@ -291,20 +267,7 @@ export class RefreshEngine {
 
       // ---- 4. utxos
       endStep('utxos');
-      const plan: Array<{ address: string; source: AddressSource; fetch: boolean }> = [];
-      // What the index said last time, to compare with what the node says now.
-      const prevIndex = prev !== null && received.some((r) => r.nodeUnspent !== null) ? this.#store.utxoTotals(prev.id) : new Map<string, IndexTotals>();
-      for (const r of received) {
-        const fetch = mustLookUp(r, prevReceived.get(r.address), prevFetch.get(r.address), prevIndex.get(r.address) ?? NO_UTXOS, nodeTip.height);
-        plan.push({ address: r.address, source: 'node', fetch });
-        await slicer.tick();
-      }
-      const tipMoved = prev === null || prev.index === null || prev.index.hash !== indexTip.hash;
-      for (const a of userAddresses) {
-        const f = prevFetch.get(a);
-        plan.push({ address: a, source: 'user', fetch: tipMoved || f === undefined || f.state === 'failed' || f.fetchedAt === null });
-        await slicer.tick();
-      }
+      const plan = await lookupPlan({ store: this.#store, prev, received, prevReceived, prevFetch, userAddresses, nodeTip, indexTip, slicer });
       const toFetch = plan.filter((p) => p.fetch).map((p) => p.address);
       const onLookedUp = (done: number): void => progress('utxos', done, toFetch.length);
       // Sent and parsed by the import worker when it can (lookup-job.ts), on this thread's index budget.
