@@ -23,7 +23,7 @@ import { snapshotPartSessions } from '../../electron/main/refresh/snapshot-write
 import { InlineImportRunner, type ImportRunner, type WorkerImportRunner } from '../../electron/main/watch/import-runner';
 import { silentLogger } from '../../electron/main/log';
 import { CountingRpc } from '../support/refresh-counting';
-import { startRefreshRig, syntheticAddress, type RefreshRig } from '../support/refresh-rig';
+import { startRefreshRig, syntheticAddress, workerJobs, type RefreshRig } from '../support/refresh-rig';
 
 /** Watched by the user: synthetic regtest p2wpkh addresses nobody pays (the index answers no UTXOs). */
 const USER_ADDRESSES = 1_600;
@@ -58,12 +58,7 @@ function appEngine(pid: string, runner: ImportRunner, counting: CountingRpc, ext
     wallet: 'watch',
     log: silentLogger,
     releaseMemory: null,
-    writer: (r) => runner.run('snapshot-write', r),
-    writerPart: async (r) => {
-      await runner.run('snapshot-part', r);
-    },
-    infoBatches: (r) => runner.run('snapshot-infos', { ...r, rpc: handoff() }),
-    receivedJobs: (r) => runner.run('snapshot-received', { ...r, rpc: handoff() }),
+    ...workerJobs(runner, handoff),
     ...extra,
   });
 }

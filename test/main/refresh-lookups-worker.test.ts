@@ -27,7 +27,7 @@ import { workerSessions } from '../../electron/main/refresh/worker-session';
 import { InlineImportRunner, type ImportRunner } from '../../electron/main/watch/import-runner';
 import { silentLogger, type Logger } from '../../electron/main/log';
 import { CountingIndex, CountingRpc } from '../support/refresh-counting';
-import { startRefreshRig, syntheticAddress, type RefreshRig } from '../support/refresh-rig';
+import { startRefreshRig, syntheticAddress, workerJobs, type RefreshRig } from '../support/refresh-rig';
 
 let rig: RefreshRig;
 let store: WatchRepository;
@@ -53,12 +53,7 @@ function appEngine(pid: string, runner: ImportRunner, counting: CountingIndex): 
     wallet: 'watch',
     log: silentLogger,
     releaseMemory: null,
-    writer: (r) => runner.run('snapshot-write', r),
-    writerPart: async (r) => {
-      await runner.run('snapshot-part', r);
-    },
-    infoBatches: (r) => runner.run('snapshot-infos', { ...r, rpc: rig.rpc.handoff() }),
-    receivedJobs: (r) => runner.run('snapshot-received', { ...r, rpc: rig.rpc.handoff() }),
+    ...workerJobs(runner, () => rig.rpc.handoff()),
     lookupJobs: { index: rig.index, run: (r) => runner.run('snapshot-lookups', r) },
     lookupWindow: 8,
   });

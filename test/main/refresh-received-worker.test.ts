@@ -27,7 +27,7 @@ import { snapshotPartSessions } from '../../electron/main/refresh/snapshot-write
 import { InlineImportRunner, type ImportRunner } from '../../electron/main/watch/import-runner';
 import { silentLogger } from '../../electron/main/log';
 import { CountingRpc } from '../support/refresh-counting';
-import { startRefreshRig, type RefreshRig } from '../support/refresh-rig';
+import { startRefreshRig, workerJobs, type RefreshRig } from '../support/refresh-rig';
 
 let rig: RefreshRig;
 let devnet: Devnet;
@@ -62,11 +62,7 @@ function appEngine(pid: string, runner: ImportRunner, counting: CountingRpc, o: 
     wallet: 'watch',
     log: silentLogger,
     releaseMemory: null,
-    writer: (r) => runner.run('snapshot-write', r),
-    writerPart: async (r) => {
-      await runner.run('snapshot-part', r);
-    },
-    infoBatches: (r) => runner.run('snapshot-infos', { ...r, rpc: handoff() }),
+    ...workerJobs(runner, handoff),
     receivedJobs: o.wrap ? o.wrap(job) : job,
     ...(o.page !== undefined ? { receivedPage: o.page } : {}),
   });

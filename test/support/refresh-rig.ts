@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bech32 } from '@scure/base';
 import { startDevnet, type Devnet } from '../../devnet/index';
-import { RpcClient } from '../../electron/main/rpc/client';
+import { RpcClient, type RpcHandoff } from '../../electron/main/rpc/client';
+import type { RefreshEngineOptions } from '../../electron/main/refresh/engine';
 import { IndexClient } from '../../electron/main/blockindex/client';
 import { closeDatabase, openDatabase, type Database } from '../../electron/main/store/db';
 import { ProfileRepository } from '../../electron/main/store/profiles';
 import { WatchRepository } from '../../electron/main/store/watch';
-import { sourceImportWorkerScript, WorkerImportRunner } from '../../electron/main/watch/import-runner';
+import { sourceImportWorkerScript, WorkerImportRunner, type ImportRunner } from '../../electron/main/watch/import-runner';
 import { silentLogger } from '../../electron/main/log';
 
 /** A synthetic regtest p2wpkh address nobody pays (the index answers no UTXOs); `tag` keeps suites apart. */
@@ -71,5 +72,21 @@ export async function startRefreshRig(opts: { name: string; userAddresses: numbe
       closeDatabase(db);
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The import-worker wiring of a refresh engine as the app builds it (watch/service.ts) on `runner`: the
+ * snapshot written there, and the received step and the getaddressinfo batches asked there with a node
+ * client built from `handoff`.
+ */
+export function workerJobs(runner: ImportRunner, handoff: () => RpcHandoff): Pick<RefreshEngineOptions, 'writer' | 'writerPart' | 'infoBatches' | 'receivedJobs'> {
+  return {
+    writer: (r) => runner.run('snapshot-write', r),
+    writerPart: async (r) => {
+      await runner.run('snapshot-part', r);
+    },
+    infoBatches: (r) => runner.run('snapshot-infos', { ...r, rpc: handoff() }),
+    receivedJobs: (r) => runner.run('snapshot-received', { ...r, rpc: handoff() }),
   };
 }
