@@ -1,6 +1,8 @@
 // The Electron window's security settings, read from the pure module the shell applies (the Electron
 // runtime itself cannot run on this machine; electron/main/index.ts only passes these through).
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../support/web-process';
 import { describe, expect, it } from 'vitest';
 import {
   allowNavigation,
@@ -55,6 +57,16 @@ describe('content security policy', () => {
       expect(values.some((v) => v.startsWith('http') || v === '*')).toBe(false);
     }
   });
+  it('the built renderer compiles no WebAssembly, which this policy forbids (no wasm-unsafe-eval): no .wasm asset, no instantiation', (ctx) => {
+    // tiny-secp256k1 (libsecp256k1 as WebAssembly) is for main and its workers; a shared module that pulls
+    // it into the renderer stops the whole page at load (seen once: the descriptor's musig() KeyAgg).
+    const assets = join(ROOT, 'out/renderer/assets');
+    if (!existsSync(assets)) return ctx.skip();
+    const files = readdirSync(assets);
+    expect(files.filter((f) => f.endsWith('.wasm'))).toEqual([]);
+    for (const f of files.filter((x) => x.endsWith('.js'))) expect(readFileSync(join(assets, f), 'utf8'), f).not.toMatch(/WebAssembly\.(instantiate|compile)/);
+  });
+
   it('npm run dev only: a style nonce is added to style-src and nothing else changes; no nonce, no change', () => {
     const nonce = 'AAAAAAAAAAAAAAAAAAAAAAAA';
     expect(contentSecurityPolicy()).toBe(CONTENT_SECURITY_POLICY);

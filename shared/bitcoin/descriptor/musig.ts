@@ -8,10 +8,10 @@
  * test/fixtures/miniscript/).
  */
 import { HDKey } from '@scure/bip32';
-import { toHex } from '../hex';
-import { keyAggregate, MUSIG_CHAINCODE } from '../psbt/musig2';
+import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
+import { fromHex, toHex } from '../hex';
 import type { ExpandedKey } from './types';
-import { Const, Expr, Func, ParseError, Span, compareBytes, formatPath } from './helpers';
+import { Const, Expr, Func, ParseError, Span, compareBytes, concat, formatPath } from './helpers';
 import {
   deriveKey,
   fingerprintOf,
@@ -35,11 +35,32 @@ export interface MusigKey {
   derive: DeriveType;
 }
 
-/** BIP327 KeySort then KeyAgg over 33-byte keys (as BIP390): the aggregate point, compressed. */
+/** BIP328: the chain code of the synthetic xpub of an aggregate key. */
+export const MUSIG_CHAINCODE = fromHex('868087ca02a6f974c4598924c36b57762d32cb45717167e300622c7167e38965');
+const N = secp256k1.Point.CURVE().n;
+
+function bytesToBig(b: Uint8Array): bigint {
+  let v = 0n;
+  for (const x of b) v = (v << 8n) | BigInt(x);
+  return v;
+}
+
+/**
+ * BIP327 KeySort then KeyAgg over 33-byte keys (as BIP390): the aggregate point, compressed. On
+ * @noble/curves, not the finalizer's libsecp256k1 (psbt/musig2.ts keyAggregate): descriptors are
+ * derived in the renderer too, whose CSP (script-src 'self') forbids compiling WebAssembly.
+ * test/bitcoin/musig2-bip327.test.ts checks the two agree.
+ */
 export function keyAgg(unsorted: Uint8Array[]): Uint8Array {
-  const ctx = keyAggregate(unsorted.slice().sort(compareBytes));
-  if (!ctx) throw new Error('musig(): the participant keys do not aggregate to a valid key');
-  return ctx.q;
+  const pubkeys = unsorted.slice().sort(compareBytes);
+  const L = schnorr.utils.taggedHash('KeyAgg list', concat(...pubkeys));
+  const second = pubkeys.find((p) => compareBytes(p, pubkeys[0]!) !== 0);
+  let q = secp256k1.Point.ZERO;
+  for (const pk of pubkeys) {
+    const a = second && compareBytes(pk, second) === 0 ? 1n : bytesToBig(schnorr.utils.taggedHash('KeyAgg coefficient', L, pk)) % N;
+    q = q.add(secp256k1.Point.fromBytes(pk).multiply(a));
+  }
+  return q.toBytes(true);
 }
 
 /** Whether `text` is a musig() expression (Core checks this before origins). */

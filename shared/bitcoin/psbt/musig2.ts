@@ -11,14 +11,13 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { schnorr } from '@noble/curves/secp256k1.js';
 import * as secp from 'tiny-secp256k1';
-import { fromHex } from '../hex';
 import { hexOf } from '../tx';
 import { bytes32, N } from './ecc';
 
 type Pt = Uint8Array | null;
 
 /** BIP328: the chain code of an aggregate key's synthetic xpub. */
-export const MUSIG_CHAINCODE = fromHex('868087ca02a6f974c4598924c36b57762d32cb45717167e300622c7167e38965');
+export { MUSIG_CHAINCODE } from '../descriptor/musig';
 
 const tagged = (tag: string, ...parts: Uint8Array[]): Uint8Array => schnorr.utils.taggedHash(tag, ...parts);
 
