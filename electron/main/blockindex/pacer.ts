@@ -180,18 +180,26 @@ export class RemotePacer implements Pacer {
     const id = ++this.#next;
     return new Promise<Release>((resolve, reject) => {
       const onAbort = (): void => {
-        this.#waiting.delete(id);
+        this.#forget(id);
         this.#post({ id, done: true });
         reject(cancelledError());
       };
       this.#waiting.set(id, (m: { id: number; ok: true } | { id: number; ok: false; error: IpcError }) => {
-        this.#waiting.delete(id);
+        this.#forget(id);
         signal.removeEventListener('abort', onAbort);
         if (m.ok) resolve(once(() => this.#post({ id, done: true })));
         else reject(new AppError(m.error.code as ErrorCode, m.error.message, m.error.detail));
       });
       signal.addEventListener('abort', onAbort, { once: true });
+      // While an ask waits, its answer keeps this thread alive: with the runner inline (the CLI), both
+      // ends are in one thread, and with the port unref'd the process would end, code 0, mid-refresh.
+      if (this.#waiting.size === 1 && !this.#closed) this.#port.ref();
       this.#post({ id, kind });
     });
+  }
+
+  #forget(id: number): void {
+    this.#waiting.delete(id);
+    if (this.#waiting.size === 0) this.#port.unref();
   }
 }
