@@ -13,6 +13,7 @@ import { schnorr } from '@noble/curves/secp256k1.js';
 import * as secp from 'tiny-secp256k1';
 import { hexOf } from '../tx';
 import { bytes32, N } from './ecc';
+import { bytesEqual } from './edit';
 
 type Pt = Uint8Array | null;
 
@@ -29,10 +30,6 @@ export function bigOf(b: Uint8Array): bigint {
 
 const mod = (v: bigint): bigint => ((v % N) + N) % N;
 const G = secp.pointFromScalar(bytes32(1n), true)!;
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
 
 /** A valid compressed point (secp256k1_ec_pubkey_parse of 33 bytes). */
 export function isCompressedPoint(b: Uint8Array): boolean {
@@ -80,14 +77,14 @@ export interface KeyAggCtx {
 export function keyAggregate(pubkeys: readonly Uint8Array[]): KeyAggCtx | null {
   if (pubkeys.length === 0 || !pubkeys.every(isCompressedPoint)) return null;
   const L = tagged('KeyAgg list', ...pubkeys);
-  const second = pubkeys.find((p) => !sameBytes(p, pubkeys[0]!));
+  const second = pubkeys.find((p) => !bytesEqual(p, pubkeys[0]!));
   const coef = new Map<string, bigint>();
   let q: Pt = null;
   for (const pk of pubkeys) {
     const k = hexOf(pk);
     let a = coef.get(k);
     if (a === undefined) {
-      a = second && sameBytes(pk, second) ? 1n : mod(bigOf(tagged('KeyAgg coefficient', L, pk)));
+      a = second && bytesEqual(pk, second) ? 1n : mod(bigOf(tagged('KeyAgg coefficient', L, pk)));
       coef.set(k, a);
     }
     q = add(q, mul(pk, a));
@@ -160,7 +157,7 @@ export function partialSigVerify(psig: Uint8Array, pubnonce: Uint8Array, pubkey:
   const g = evenY(s.ctx.q) ? 1n : N - 1n;
   const lhs = mulG(v);
   const rhs = add(re, mul(pubkey, s.e * a * mod(g * s.ctx.gacc)));
-  return lhs === null || rhs === null ? lhs === rhs : sameBytes(lhs, rhs);
+  return lhs === null || rhs === null ? lhs === rhs : bytesEqual(lhs, rhs);
 }
 
 /** BIP327 PartialSigAgg: R's x and s = Σ s_i + e·g·tacc (64 bytes); the partial signatures must be below n. */
