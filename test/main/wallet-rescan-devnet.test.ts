@@ -50,7 +50,7 @@ async function proxy(
   target: string,
   overrides: Record<string, (path: string) => unknown>,
   rewrite: Record<string, (result: unknown) => unknown> = {},
-  opts: { port?: number; downAfter?: string } = {},
+  opts: { port?: number; downAfter?: string; downAfterMs?: number } = {},
 ): Promise<string> {
   const sockets = new Set<import('node:net').Socket>();
   const down = (): void => {
@@ -77,8 +77,9 @@ async function proxy(
           text = JSON.stringify({ ...reply, result: change(reply.result) });
         }
         res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
-        // As real Core does at a shutdown: it answers the call it was in, then stops.
-        res.end(text, () => (opts.downAfter === parsed.method ? setImmediate(down) : undefined));
+        // As real Core does at a shutdown: it answers the call it was in, then stops (at once, or taking
+        // other calls for `downAfterMs` more, as its HTTP server does until its main thread gets to it).
+        res.end(text, () => (opts.downAfter === parsed.method ? (opts.downAfterMs ? setTimeout(down, opts.downAfterMs) : setImmediate(down)) : undefined));
       });
     });
   });
@@ -248,5 +249,42 @@ describe('Core answering, then stopping', () => {
     expect((await dispatchOk<{ status: WalletRescanStatus | null }>(app, 'wallet:rescan-status')).status).toMatchObject({ walletName: 'late', state: 'interrupted', startHeight: 0 });
     await dispatchOk(app, 'wallet:rescan');
     expect((await dispatchOk<{ status: WalletRescanStatus | null }>(app, 'wallet:rescan-status')).status).toBeNull();
+  });
+
+  it('the node still answering for a moment after the import (Core’s HTTP server closes after its rescan was cut short): asked again a second later, it is gone, and the rescan counts as cut short', async () => {
+    const devnet = await startDevnet({ scenario: 'demo', rpcUser: 'u', rpcPassword: 'p' });
+    closers.push(() => devnet.close());
+    // 200 ms of answers after the import's: its timer starts before the app has the answer, so it ends
+    // before the app's RESCAN_SETTLE_MS (1 s) does — the same event loop runs both.
+    const url = await proxy(devnet.rpcUrl, {}, {}, { downAfter: 'importdescriptors', downAfterMs: 200 });
+    const { app } = await appOn(url, devnet.indexUrl, 'miner');
+    const e = await failure(app, 'wallet:import', { text: FILES.caravan, walletName: 'lagging', rescan: { from: 'everything' } });
+    expect(e.code).toMatch(/^net\./);
+    expect(e.detail).toMatchObject({ walletName: 'lagging', rescanInterrupted: true, startHeight: 0 });
+  });
+
+  it('"Run the rescan again" answered "Rescan aborted." (Core’s rescanblockchain cut short) keeps the record, though the node stays up', async () => {
+    const devnet = await startDevnet({ scenario: 'demo', rpcUser: 'u', rpcPassword: 'p', rescanDelayMs: 20 });
+    closers.push(() => devnet.close());
+    const url = await proxy(devnet.rpcUrl, {}, {}, { downAfter: 'importdescriptors' });
+    const { app, profileId, scans } = await appOn(url, devnet.indexUrl, 'miner');
+    expect((await failure(app, 'wallet:import', { text: FILES.caravan, walletName: 'aborted', rescan: { from: 'everything' } })).detail).toMatchObject({ rescanInterrupted: true });
+    await proxy(devnet.rpcUrl, {}, {}, { port: Number(new URL(url).port) });
+    expect((await dispatchOk<{ state: string }>(app, 'profiles:activate', { id: profileId })).state).toBe('connected');
+
+    scans.length = 0;
+    const again = app.dispatch('wallet:rescan', {});
+    const deadline = Date.now() + 30_000;
+    while (!scans.some((p) => p.scanning && (p.progress ?? 0) > 0)) {
+      if (Date.now() > deadline) throw new Error('the rescan never showed progress');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    devnet.node.wallets.get('aborted')!.scanner.abort(); // what a shutdown (or abortrescan) does to Core's rescan
+    const r = await again;
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error).toMatchObject({ code: 'rpc.error', detail: { walletName: 'aborted', rescanInterrupted: true, startHeight: 0 } });
+    expect(r.error.message).toMatch(/^The rescan of "aborted" was interrupted by the node stopping — .* Run the rescan again\. \(the node: Rescan aborted\.\)$/);
+    expect((await dispatchOk<{ status: WalletRescanStatus | null }>(app, 'wallet:rescan-status')).status).toMatchObject({ walletName: 'aborted', state: 'interrupted', startHeight: 0 });
   });
 });

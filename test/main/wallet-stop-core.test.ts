@@ -5,15 +5,23 @@
  * rescan: the import says the rescan was interrupted by the node stopping, and the record that makes
  * the wallet offer "Run the rescan again" after the restart stays in SQLite. (The restart and the run
  * again: wallet-rescan-devnet.test.ts; Core's reply was checked by hand with curl against 31.99.)
+ *
+ * No race with the rescan's speed: from the import on, the node runs in short steps (SIGCONT, a few ms,
+ * SIGSTOP) and between two steps, frozen, its debug.log (written unbuffered) is read. Once it shows the
+ * vault's rescan started and not ended, the node is frozen in the middle of the rescan — it cannot have
+ * answered importdescriptors — and it is told to shut down (SIGTERM, what the `stop` RPC does) and thawed.
+ * Core then answers importdescriptors with success, and may answer a call or two more before its HTTP
+ * server closes: the app asks again RESCAN_SETTLE_MS after the answer. (This test used to send the stop
+ * RPC once the app's progress poll saw the rescan, and the app asked at once: on a loaded CI machine Core
+ * 30.99 answered that ask, and the import said ok.)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import { createApp, type SpyglassApp } from '../../electron/main/app';
 import { startFollower } from '../../devnet/index';
-import type { WalletScanProgress } from '../../shared/ipc/contract';
 import { describeWithBitcoind } from '../support/bitcoind';
 import { dispatchOk } from '../support/app';
 import { FILES, NODE } from '../wallet/vectors';
@@ -33,17 +41,14 @@ describeWithBitcoind(
     it('the import says the rescan was interrupted, and its record stays for "Run the rescan again"', async () => {
       const { rpc, url, user, password } = node();
       await rpc.call('createwallet', ['payer']);
-      // Enough blocks paying the imported wallet for a rescan that lasts seconds (Core skips unrelated blocks fast):
-      // 6,000, so that the stop sent once the rescan shows reaches it before it ends, on a quiet machine too
-      // (2,000 were rescanned by Core 30.99 before its stop in one clean CI run).
+      // Enough blocks paying the imported wallet for a rescan that lasts seconds (Core skips unrelated blocks fast),
+      // many times one step of the node below.
       for (let i = 0; i < 24; i++) await rpc.call('generatetoaddress', [250, NODE['sparrow']!.node.receive['0-2'][0]]);
       const follower = await startFollower({ url, user, password, pollMs: 100, log: () => undefined });
       closeFollower = () => follower.close();
       await follower.follower.waitFor((s) => s.synced, 180_000);
 
       app = createApp({ dataDir: dir, info: { version: 'test', platform: process.platform, bridge: true }, secretBackend: null, psbtWorker: 'inline' });
-      const scans: WalletScanProgress[] = [];
-      app.services.on('wallet:scan', (p) => scans.push(p));
       const saved = await dispatchOk<{ profile: { id: string } }>(app, 'profiles:save', {
         profile: { name: 'Node', nodeUrl: url, auth: 'password', rpcUser: user, wallet: 'payer', indexUrl: follower.indexUrl },
         password,
@@ -51,13 +56,40 @@ describeWithBitcoind(
       });
       expect((await dispatchOk<{ state: string }>(app, 'profiles:activate', { id: saved.profile.id })).state).toBe('connected');
 
+      const { pid, datadir } = node();
+      if (pid === null || datadir === null) throw new Error('this test needs a node it started (its pid and debug.log)');
+      const log = join(datadir, 'regtest', 'debug.log');
+      let seen = statSync(log).size;
+      let lines = '';
       const importing = app.dispatch('wallet:import', { text: FILES.sparrow, walletName: 'vault', rescan: { from: 'everything' } });
-      const deadline = Date.now() + 60_000;
-      while (!scans.some((s) => s.scanning)) {
-        if (Date.now() > deadline) throw new Error(`the rescan never showed: ${JSON.stringify(scans.slice(-5))} ${JSON.stringify(await Promise.race([importing, new Promise((r) => setTimeout(() => r('pending'), 100))]))}`);
-        await new Promise((r) => setTimeout(r, 20));
+      let settled = false;
+      void importing.then(() => (settled = true));
+      let steps = 0;
+      for (;;) {
+        process.kill(pid, 'SIGSTOP');
+        // Frozen: every line it wrote is in the file.
+        const size = statSync(log).size;
+        if (size > seen) {
+          const fd = openSync(log, 'r');
+          const buf = Buffer.alloc(size - seen);
+          readSync(fd, buf, 0, buf.length, seen);
+          closeSync(fd);
+          lines += buf.toString('utf8');
+          seen = size;
+        }
+        const vault = lines.split('\n').filter((l) => l.includes('[vault]'));
+        const started = vault.some((l) => l.includes('Rescan started'));
+        const ended = vault.some((l) => /Rescan (completed|interrupted|aborted)/.test(l));
+        if (started && !ended) break;
+        if (ended || settled || ++steps > 20_000) {
+          process.kill(pid, 'SIGCONT');
+          throw new Error(`the node was not caught in the middle of the rescan (${steps} steps, import settled: ${settled}): ${vault.slice(-5).join(' | ')}`);
+        }
+        process.kill(pid, 'SIGCONT');
+        await new Promise((r) => setTimeout(r, 2));
       }
-      await node().stop();
+      process.kill(pid, 'SIGTERM');
+      process.kill(pid, 'SIGCONT');
       const r = await importing;
       expect(r.ok, JSON.stringify(r)).toBe(false);
       if (r.ok) return;

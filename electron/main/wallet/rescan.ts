@@ -6,6 +6,7 @@
 import { AppError, isAppError, type ErrorCode } from '../../../shared/errors';
 import type { WalletRescanResult, WalletRescanStatus, WalletScanProgress } from '../../../shared/ipc/wallet';
 import type { NodeRpc } from '../connection';
+import { sleep } from '../net/http';
 import type { ActiveConnection } from '../services';
 import type { RescanRecord } from '../store/wallets';
 import type { WalletServiceDeps } from './service';
@@ -15,6 +16,14 @@ const SCAN_POLL_MS = 500;
 export const RESCAN_TIMEOUT_MS = 6 * 60 * 60 * 1000;
 /** Core's TIMESTAMP_WINDOW: a rescan from a time starts this much earlier (block times are loose). */
 const TIMESTAMP_WINDOW = 2 * 60 * 60;
+/**
+ * How long after a scan's answer the node is asked whether it is still up. Real Core cut short by a
+ * shutdown answers the scan call as its rescan thread sees the shutdown flag, and its HTTP server stops
+ * taking calls only when the main thread gets to it: on a loaded machine one more call was answered in
+ * between (Core 30.99 in CI), and an interrupted import passed for a finished one. A second is far
+ * beyond that window, and nothing next to a rescan's own duration.
+ */
+export const RESCAN_SETTLE_MS = 1_000;
 
 /** The failures that mean "the node (or the way to it) went away", not "the node refused". */
 export function isConnectionDrop(e: unknown): boolean {
@@ -28,6 +37,11 @@ export function isConnectionDrop(e: unknown): boolean {
  * down ends it so (wallet/rpc/backup.cpp: "Rescan failed for descriptor with timestamp …"): every
  * request either succeeded or failed with that message.
  */
+/** rescanblockchain's answer when its rescan was cut short — by a shutdown (or abortrescan): Core's "Rescan aborted." */
+function isAbortedRescan(e: unknown): boolean {
+  return isAppError(e) && e.code === 'rpc.error' && e.detail?.coreMessage === 'Rescan aborted.';
+}
+
 export function isRescanFailure(results: Array<{ success: boolean; error?: { message: string } }>): boolean {
   return results.some((r) => !r.success) && results.every((r) => r.success || /^Rescan failed for descriptor with timestamp /.test(r.error?.message ?? ''));
 }
@@ -77,9 +91,10 @@ export function pollScan(rpc: NodeRpc, walletName: string, onProgress: (p: Walle
  * Runs `scan` (the importdescriptors or rescanblockchain call) with its record: written first, removed
  * once the node is seen still up after its answer. Real Core cut short by a shutdown still answers —
  * importdescriptors with success (its log: "Rescan interrupted by shutdown request at block …"),
- * rescanblockchain with "Rescan aborted." — so the answer alone proves nothing: `alive` asks the node
- * once more, and a dropped connection there, or during the call, keeps the record and becomes the
- * "interrupted" error (its code the transport's, its detail saying so).
+ * rescanblockchain with "Rescan aborted." — so a success proves nothing: `alive` asks the node once
+ * more, RESCAN_SETTLE_MS after the answer, and a dropped connection there, or during the call, keeps the
+ * record and becomes the "interrupted" error (its code the transport's, its detail saying so). So does
+ * "Rescan aborted.", whether the node then stays up or not.
  */
 export async function recorded<T>(
   deps: WalletServiceDeps,
@@ -91,18 +106,20 @@ export async function recorded<T>(
   onDrop?: () => void,
 ): Promise<T> {
   const rec = deps.wallets.startRescan(profileId, walletName, r);
-  const interrupted = (e: AppError): AppError => {
+  const interrupted = (e: AppError, said = e.message): AppError => {
     onDrop?.();
     deps.log.warn(`wallet ${walletName}: the rescan was interrupted (${e.code})`);
-    return new AppError(e.code, `${interruptedMessage(rec)} (${e.message})`, { walletName, rescanInterrupted: true, startHeight: rec.startHeight });
+    return new AppError(e.code, `${interruptedMessage(rec)} (${said})`, { walletName, rescanInterrupted: true, startHeight: rec.startHeight });
   };
   let outcome: { ok: true; value: T } | { ok: false; error: unknown };
   try {
     outcome = { ok: true, value: await scan() };
   } catch (e) {
     if (isConnectionDrop(e)) throw interrupted(e as AppError);
+    if (isAbortedRescan(e)) throw interrupted(e as AppError, 'the node: Rescan aborted.');
     outcome = { ok: false, error: e };
   }
+  await sleep(RESCAN_SETTLE_MS);
   try {
     await alive();
   } catch (e) {
