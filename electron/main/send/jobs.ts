@@ -151,7 +151,9 @@ function dropInvalid(p: Psbt, what: string): string[] {
     if (c.kind === 'ecdsa') {
       for (const [k, v] of input.partialSigs) if (Buffer.from(v.pubkey).toString('hex') === c.pubkey) input.partialSigs.delete(k);
     } else if (c.kind === 'taproot-key') input.tapKeySig = undefined;
-    else for (const [k, v] of input.tapScriptSigs) if (v.pubkey === c.pubkey && v.leaf === c.leafHash) input.tapScriptSigs.delete(k);
+    else if (c.kind === 'musig2-partial') {
+      for (const [k, v] of input.musigPartialSigs) if (v.part === c.pubkey && v.agg === c.aggregate && v.leaf === (c.leafHash ?? '00'.repeat(32))) input.musigPartialSigs.delete(k);
+    } else for (const [k, v] of input.tapScriptSigs) if (v.pubkey === c.pubkey && v.leaf === c.leafHash) input.tapScriptSigs.delete(k);
   }
   return bad.map((c) => `${what}: ${describeProblem(c)}`);
 }

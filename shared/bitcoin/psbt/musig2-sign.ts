@@ -99,6 +99,42 @@ export function aggregateMusig2(
   return { sig: partialSigAggregate(hexes.map((h) => psigs.get(h)!), session) };
 }
 
+/** The key a MuSig2 session signs for and the tweaks from the aggregate to it. */
+export interface MusigTarget {
+  /** The aggregate derived along the script key's origin, then taproot-tweaked for a key path (33 bytes). */
+  plain: Uint8Array;
+  tweaks: { t: Uint8Array; xonly: boolean }[];
+}
+
+/**
+ * SignMuSig2's way from aggregate `agg` to the key `scriptKey` (x-only) signs for: the BIP32 tweaks
+ * along `origin` (the script key's, off the aggregate's synthetic xpub) unless `agg` is the key itself,
+ * then the taproot tweak when `merkleRoot` is not undefined (a key path). Null when `agg` is not
+ * the key's aggregate; 'fail' where Core returns false (a derivation or tweak it cannot make).
+ */
+export function musigTarget(agg: Uint8Array, scriptKey: Uint8Array, origin: { fp: Uint8Array; path: readonly number[] } | undefined, merkleRoot: Uint8Array | null | undefined, sv: SigVersion): MusigTarget | null | 'fail' {
+  const tweaks: MusigTarget['tweaks'] = [];
+  let plain = agg;
+  if (!bytesEqual(agg.subarray(1), scriptKey)) {
+    if (!origin || origin.path.length === 0) return null;
+    if (!bytesEqual(origin.fp, hash160(agg).subarray(0, 4))) return null;
+    const d = bip32Tweaks(agg, MUSIG_CHAINCODE, origin.path);
+    if (!d) return 'fail';
+    // Core asserts the derived key is the script's key (a PSBT saying otherwise stops bitcoind)
+    if (!bytesEqual(d.pub.subarray(1), scriptKey)) return null;
+    for (const t of d.tweaks) tweaks.push({ t, xonly: false });
+    plain = d.pub;
+  }
+  if (sv === 'taproot' && merkleRoot !== undefined) {
+    const t = schnorr.utils.taggedHash('TapTweak', scriptKey, ...(merkleRoot ? [merkleRoot] : []));
+    const q = taprootTweak(scriptKey, t);
+    if (!q) return 'fail';
+    tweaks.push({ t, xonly: true });
+    plain = Uint8Array.of(q.odd ? 3 : 2, ...q.x);
+  }
+  return { plain, tweaks };
+}
+
 /**
  * SignMuSig2 for the key `scriptKey` (x-only): `merkleRoot` undefined is Core's nullptr (no
  * taproot tweak: a leaf key, or the output key itself), null or 32 bytes the internal key's tweak
@@ -130,25 +166,10 @@ export function signMusig2(
       if (leafHash) addLeafHash(e, leafHex);
     }
     const agg = fromHex(aggHex);
-    const tweaks: { t: Uint8Array; xonly: boolean }[] = [];
-    let plain = agg;
-    if (!bytesEqual(agg.subarray(1), scriptKey)) {
-      if (!aggInfo || aggInfo.path.length === 0) continue;
-      if (!bytesEqual(aggInfo.fp, hash160(agg).subarray(0, 4))) continue;
-      const d = bip32Tweaks(agg, MUSIG_CHAINCODE, aggInfo.path);
-      if (!d) return false;
-      // Core asserts the derived key is the script's key (a PSBT saying otherwise stops bitcoind)
-      if (!bytesEqual(d.pub.subarray(1), scriptKey)) continue;
-      for (const t of d.tweaks) tweaks.push({ t, xonly: false });
-      plain = d.pub;
-    }
-    if (sv === 'taproot' && merkleRoot !== undefined) {
-      const t = schnorr.utils.taggedHash('TapTweak', scriptKey, ...(merkleRoot ? [merkleRoot] : []));
-      const q = taprootTweak(scriptKey, t);
-      if (!q) return false;
-      tweaks.push({ t, xonly: true });
-      plain = Uint8Array.of(q.odd ? 3 : 2, ...q.x);
-    }
+    const target = musigTarget(agg, scriptKey, aggInfo, merkleRoot, sv);
+    if (target === 'fail') return false;
+    if (!target) continue;
+    const { plain, tweaks } = target;
     const sig = aggregateFor(m, partHexes, agg, plain, leafHex, leafHash, tweaks, sighash, sd);
     if (!sig) continue;
     if (sv === 'taproot') sd.tapKeySig = sig;

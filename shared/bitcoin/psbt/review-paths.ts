@@ -137,6 +137,8 @@ export function reviewInputPaths(psbt: Psbt, descriptors: Descriptor[]): Array<I
       pubs[key]!.some((pub) =>
         mine.some((c) => {
           if (c.kind === 'ecdsa') return c.pubkey === toHex(pub);
+          // a MuSig2 partial signature is one participant's share: no key of the policy has signed until they are aggregated
+          if (c.kind === 'musig2-partial') return false;
           const x = toHex(pub.slice(1));
           if (c.kind === 'tapscript') return c.pubkey === x && p.leaf !== undefined && c.leafHash === m.leafHashes[p.leaf];
           // a key path signature is by the tweaked output key: it signs for the key path

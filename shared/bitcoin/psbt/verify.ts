@@ -3,7 +3,8 @@
  * key and the sighash it claims — ECDSA with the legacy or BIP143 sighash for P2PKH, P2PK, bare
  * multisig, P2SH, P2WPKH, P2WSH and their nestings; BIP340 Schnorr with the BIP341 sighash for the
  * taproot key path and BIP342 for tapscript leaves — under the encoding rules of Core's standard
- * script flags. A bad signature is named: input, public key, why.
+ * script flags; MuSig2 partial signatures with BIP327's PartialSigVerify (musig2-verify.ts). A bad
+ * signature is named: input, public key, why.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fromHex } from '../hex';
@@ -12,17 +13,20 @@ import { hexOf, type Tx, type TxOut } from '../tx';
 import { ecdsaEncodingProblem, pubkeyEncodingProblem, TxChecker } from './checker';
 import { bytesEqual, concatBytes, hash160 } from './edit';
 import { precompute, getUtxo } from './sign-input';
+import { checkMusigPartials } from './musig2-verify';
 import { isFinalInput } from './sigdata';
 import type { SighashData } from './sighash';
 import type { Psbt, PsbtInput } from './types';
 
-export type SignatureKind = 'ecdsa' | 'taproot-key' | 'tapscript';
+export type SignatureKind = 'ecdsa' | 'taproot-key' | 'tapscript' | 'musig2-partial';
 
 export interface SignatureCheck {
   input: number;
   kind: SignatureKind;
-  /** The public key (hex; x-only for taproot: the output key for a key path signature). */
+  /** The public key (hex; x-only for taproot: the output key for a key path signature; a MuSig2 participant's 33 bytes). */
   pubkey: string;
+  /** MuSig2 partial signatures: the key the session signs for, as the PSBT field names it (hex). */
+  aggregate?: string;
   /** Tapscript signatures: the leaf hash (hex). */
   leafHash?: string;
   /** The sighash type the signature claims (0 for a 64-byte Schnorr signature). */
@@ -132,6 +136,11 @@ function checkInput(p: Psbt, index: number, tx: Tx, data: SighashData, out: Sign
     if (!utxo) add({ kind: 'tapscript', pubkey: s.pubkey, leafHash: s.leaf, sighash: 0, status: 'unverifiable', reason: 'the input has no UTXO' });
     else schnorr(s.sig, 'tapscript', x, leaf);
   }
+  if (input.musigPartialSigs.size > 0) {
+    for (const c of checkMusigPartials(input, index, utxo, data)) {
+      add({ kind: 'musig2-partial', pubkey: c.participant, aggregate: c.aggregate, ...(c.leafHash ? { leafHash: c.leafHash } : {}), sighash: c.sighash, status: c.status, ...(c.reason ? { reason: c.reason } : {}) });
+    }
+  }
 }
 
 /** Checks every partial signature of the PSBT, or of inputs [from, to) (final inputs are not re-checked here; finalize does). */
@@ -147,5 +156,6 @@ export function verifyPsbtSignatures(p: Psbt, inputs?: { from: number; to: numbe
 
 /** One line for a problem: "input 1, key 02ab…: the signature does not verify (sighash 0x01)". */
 export function describeProblem(c: SignatureCheck): string {
-  return `input ${c.input}, ${c.kind === 'ecdsa' ? 'key' : 'x-only key'} ${c.pubkey}${c.leafHash ? ` (leaf ${c.leafHash})` : ''}: ${c.reason ?? c.status}`;
+  const who = c.kind === 'ecdsa' ? 'key' : c.kind === 'musig2-partial' ? 'MuSig2 participant' : 'x-only key';
+  return `input ${c.input}, ${who} ${c.pubkey}${c.aggregate ? ` for ${c.aggregate}` : ''}${c.leafHash ? ` (leaf ${c.leafHash})` : ''}: ${c.reason ?? c.status}`;
 }
