@@ -37,6 +37,8 @@ export default defineConfig({
     // Generous on purpose: a limit is a hang guard, never a speed check (CI must pass with every core busy).
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    // expect.poll / vi.waitFor's own default gives up after 1 s: too short for a busy machine to let the app answer.
+    expect: { poll: { timeout: 60_000 } },
     pool: 'forks',
     // Three groups, each its own run: `e2e` — the Chromium files, one at a time, alone (a browser and
     // the bridge per file); `unit` — the Node-only files, two at a time (most wait on sockets, child

@@ -107,11 +107,12 @@ describe('devnet fault modes', () => {
   });
 
   it('warm-up: -28 with the warm-up text until it ends', async () => {
-    devnet.setFaults('rpc', { warmup: { message: 'Loading block index…', untilMs: Date.now() + 300 } });
+    // The end a minute away (no race with a busy machine), then moved to a moment already past.
+    devnet.setFaults('rpc', { warmup: { message: 'Loading block index…', untilMs: Date.now() + 60_000 } });
     const r = await rpc();
     expect(r.status).toBe(500);
     expect(await r.json()).toEqual({ result: null, error: { code: -28, message: 'Loading block index…' }, id: 'x' });
-    await new Promise((res) => setTimeout(res, 350));
+    devnet.setFaults('rpc', { warmup: { message: 'Loading block index…', untilMs: Date.now() - 1 } });
     expect((await rpc()).status).toBe(200);
     devnet.setFaults('rpc', {});
   });

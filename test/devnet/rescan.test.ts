@@ -17,7 +17,7 @@ describe('rescans that take time', () => {
   let descs: Array<{ desc: string; active: boolean; internal?: boolean }>;
 
   beforeAll(async () => {
-    devnet = await startDevnet({ rpcUser: 'spy', rpcPassword: 'glass', scenario: 'empty', rescanDelayMs: 15 });
+    devnet = await startDevnet({ rpcUser: 'spy', rpcPassword: 'glass', scenario: 'empty', rescanDelayMs: 50 });
     rpc = new TestRpc(devnet.rpcUrl, 'spy', 'glass');
     await rpc.call('createwallet', ['hot']);
     const addr = await rpc.call<string>('getnewaddress', [], 'hot');
@@ -67,7 +67,7 @@ describe('rescans that take time', () => {
     expect((await rpc.call<Info>('getwalletinfo', [], 'patient')).txcount).toBe(40);
     expect(await rpc.call('rescanblockchain', [30], 'patient')).toEqual({ start_height: 30, stop_height: 40 });
     const scan = rpc.call('rescanblockchain', [], 'patient').catch((e: { code: number; message: string }) => e);
-    // aborted once it shows (not after a guessed time); its 40 blocks × 15 ms leave the abort ample room
+    // aborted once it shows (not after a guessed time); its 40 blocks × 50 ms leave the abort ample room (one block per timer turn, however slow the machine)
     let ended = false;
     void scan.then(() => (ended = true));
     while (!ended && (await rpc.call<Info>('getwalletinfo', [], 'patient')).scanning === false) await new Promise((r) => setTimeout(r, 10));

@@ -85,6 +85,8 @@ describe.skipIf(skip !== null)(`offline: cached data under the banner, the real 
 
     await page.getByTestId('nav-history').click();
     await page.getByTestId('offline-banner').waitFor({ timeout: 20_000 });
+    // The points come from their own request, started as the view mounts.
+    await page.getByTestId('history-point').first().waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('history-point').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('offline-banner').getAttribute('data-reason')).toMatch(/^net\./);
     await rig.screenshot('81-offline-history');

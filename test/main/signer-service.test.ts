@@ -161,8 +161,10 @@ describe('a single-sig wallet from a device', () => {
 
   it('Cancel stops a device still waiting for its button; nothing is kept', async () => {
     setDevices([{ ...A, mode: 'slow' }]);
+    const before = loggedArgv().length;
     const pending = app.dispatch('signer:sign', { id: draft.id, fingerprint: fpA, op: 'op-1' });
-    await new Promise((r) => setTimeout(r, 1500));
+    // The device has been asked (the op is registered before the program starts): it now waits for its button.
+    while (!loggedArgv().slice(before).some((l) => l.argv.includes('signtx'))) await new Promise((r) => setTimeout(r, 50));
     expect(await dispatchOk(app, 'signer:cancel', { op: 'op-1' })).toEqual({ canceled: true });
     const r = await pending;
     expect(r.ok).toBe(false);

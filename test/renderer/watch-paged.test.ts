@@ -112,7 +112,7 @@ describe('watch store, a large wallet (paged)', () => {
     expect(isLoading(watch.visible[5000]!)).toBe(true);
     // The table scrolled to rows 5000…5030: their page comes, the first stays.
     watch.want(5000, 5030);
-    await vi.waitFor(() => expect(isLoading(watch.visible[5000]!)).toBe(false));
+    await vi.waitFor(() => expect(isLoading(watch.visible[5000]!)).toBe(false), { timeout: 30_000 });
     expect(shown(watch, 5000, 5030)).toEqual(want.slice(5000, 5030).map((r) => r.address));
     expect(shown(watch, 0, 10)).toEqual(want.slice(0, 10).map((r) => r.address));
     const asked = api.calls.filter((c) => c.channel === 'watch:overview-page');
@@ -129,18 +129,18 @@ describe('watch store, a large wallet (paged)', () => {
     for (const [key, dir] of [['label', 'asc'], ['confirmations', 'desc'], ['received', 'asc'], ['address', 'desc']] as const) {
       watch.setSort(key, dir);
       const want = expected(all, { sort: key, dir, filter: '', showHidden: false });
-      await vi.waitFor(() => expect(watch.paged?.query.sort).toBe(key));
+      await vi.waitFor(() => expect(watch.paged?.query.sort).toBe(key), { timeout: 30_000 });
       expect(shown(watch, 0, 40)).toEqual(want.slice(0, 40).map((r) => r.address));
     }
     watch.setFilter('savings 1');
     const filtered = expected(all, { sort: 'address', dir: 'desc', filter: 'savings 1', showHidden: false });
-    await vi.waitFor(() => expect(watch.paged?.query.filter).toBe('savings 1'));
+    await vi.waitFor(() => expect(watch.paged?.query.filter).toBe('savings 1'), { timeout: 30_000 });
     expect(watch.visible.length).toBe(filtered.length);
     expect(watch.totals).toEqual(totalsOf(filtered));
     expect(shown(watch, 0, Math.min(40, filtered.length))).toEqual(filtered.slice(0, 40).map((r) => r.address));
     watch.showHidden = true;
     const withHidden = expected(all, { sort: 'address', dir: 'desc', filter: 'savings 1', showHidden: true });
-    await vi.waitFor(() => expect(watch.paged?.query.showHidden).toBe(true));
+    await vi.waitFor(() => expect(watch.paged?.query.showHidden).toBe(true), { timeout: 30_000 });
     expect(withHidden.length).toBeGreaterThan(filtered.length);
     expect(watch.visible.length).toBe(withHidden.length);
     expect(watch.totals).toEqual(totalsOf(withHidden));
@@ -157,10 +157,10 @@ describe('watch store, a large wallet (paged)', () => {
     serve(changed, 'v2');
     const overviews = api.calls.filter((c) => c.channel === 'watch:overview').length;
     watch.want(3000, 3020);
-    await vi.waitFor(() => expect(watch.paged?.version).toBe('v2'));
+    await vi.waitFor(() => expect(watch.paged?.version).toBe('v2'), { timeout: 30_000 });
     expect(api.calls.filter((c) => c.channel === 'watch:overview').length).toBe(overviews + 1);
     expect(watch.visible[0]!.label).toBe('Renamed');
-    await vi.waitFor(() => expect(isLoading(watch.visible[3000]!)).toBe(false));
+    await vi.waitFor(() => expect(isLoading(watch.visible[3000]!)).toBe(false), { timeout: 30_000 });
   });
 
   it('a label set inline shows at once and the pages are asked again', async () => {
@@ -173,7 +173,7 @@ describe('watch store, a large wallet (paged)', () => {
     serve(views.map((v) => (v.address === target ? { ...v, label: 'Inline' } : v)), 'v2');
     expect(await watch.setLabel(target, 'Inline')).toBe(true);
     expect(watch.visible[3]!.label).toBe('Inline');
-    await vi.waitFor(() => expect(watch.paged?.version).toBe('v2'));
+    await vi.waitFor(() => expect(watch.paged?.version).toBe('v2'), { timeout: 30_000 });
     expect(watch.visible.find((r) => r.address === target)?.label).toBe('Inline');
   });
 

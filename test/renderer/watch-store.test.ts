@@ -368,7 +368,7 @@ describe('useWatchStore actions and events', () => {
     expect(watch.overview).toBeNull();
     expect(watch.filterInput).toBe('');
     give();
-    await vi.waitFor(() => expect(watch.rows.map((r) => r.address)).toEqual(['bcrt1qsecond']));
+    await vi.waitFor(() => expect(watch.rows.map((r) => r.address)).toEqual(['bcrt1qsecond']), { timeout: 30_000 });
     // The same profile again (back online): the rows stay while it reloads.
     api.emit('connection:changed', { state: 'connecting', profileId: 'p2' });
     expect(watch.rows.map((r) => r.address)).toEqual(['bcrt1qsecond']);

@@ -61,6 +61,9 @@ export async function startCorePayer(node: BitcoindNode, blocks: number): Promis
     mine: async (n) => {
       await rpc.call('generatetoaddress', [n, mineTo]);
       await rpc.call('syncwithvalidationinterfacequeue');
+      // The index has the new blocks too (the follower polls): what the app looks up there is current.
+      const tip = await rpc.call<string>('getbestblockhash');
+      await follower.follower.waitFor((s) => s.synced && s.hash === tip, 120_000);
     },
     close: () => follower.close(),
     follower,
