@@ -32,16 +32,16 @@ export function isConnectionDrop(e: unknown): boolean {
   return drops.includes(e.code);
 }
 
-/**
- * importdescriptors' reply when the descriptors went in but the rescan stopped short — a node shutting
- * down ends it so (wallet/rpc/backup.cpp: "Rescan failed for descriptor with timestamp …"): every
- * request either succeeded or failed with that message.
- */
 /** rescanblockchain's answer when its rescan was cut short — by a shutdown (or abortrescan): Core's "Rescan aborted." */
 function isAbortedRescan(e: unknown): boolean {
   return isAppError(e) && e.code === 'rpc.error' && e.detail?.coreMessage === 'Rescan aborted.';
 }
 
+/**
+ * importdescriptors' reply when the descriptors went in but the rescan stopped short — a node shutting
+ * down ends it so (wallet/rpc/backup.cpp: "Rescan failed for descriptor with timestamp …"): every
+ * request either succeeded or failed with that message.
+ */
 export function isRescanFailure(results: Array<{ success: boolean; error?: { message: string } }>): boolean {
   return results.some((r) => !r.success) && results.every((r) => r.success || /^Rescan failed for descriptor with timestamp /.test(r.error?.message ?? ''));
 }
