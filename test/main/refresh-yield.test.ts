@@ -3,12 +3,13 @@
  * #27): its loops over every address give the event loop a turn (refresh/slice.ts), and in the app the
  * new snapshot is written by the import worker (refresh/snapshot-writer.ts) while this thread runs
  * other work. Ordering assertions only: work scheduled during the refresh runs before the refresh
- * ends — no timing threshold.
+ * ends — no timing threshold (the write waits on a lock this thread releases in that work).
  *
  * Real parts: the devnet's node and index over loopback HTTP, a real SQLite file, the real import
  * worker thread (from source, through tsx).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { RpcClient } from '../../electron/main/rpc/client';
 import type { IndexClient } from '../../electron/main/blockindex/client';
 import type { NewSnapshot, WatchRepository } from '../../electron/main/store/watch';
@@ -103,6 +104,10 @@ describe('the snapshot as text (for the import worker)', () => {
 describe('a refresh of a large watched set', () => {
   it('lets other work run while it builds and writes the snapshot (written by the import worker), and writes every address', async () => {
     const events: string[] = [];
+    const gate = new BetterSqlite3(rig.dbFile);
+    onTestFinished(() => {
+      gate.close();
+    });
     let scheduled = 0;
     const engine = new RefreshEngine({
       store,
@@ -113,8 +118,15 @@ describe('a refresh of a large watched set', () => {
       log: silentLogger,
       releaseMemory: null,
       writer: async (r) => {
-        // Scheduled as the write starts: it must run while the worker writes, not after.
-        setImmediate(() => events.push('other work during the write'));
+        // Scheduled as the write starts: it must run while the worker writes, not after. No race with the
+        // worker's speed: this thread holds the database's write lock until that work has run, and the
+        // worker's write waits for it (busy_timeout). A write on this thread instead would wait for a lock
+        // its own thread holds, and fail.
+        gate.exec('BEGIN IMMEDIATE');
+        setImmediate(() => {
+          events.push('other work during the write');
+          gate.exec('COMMIT');
+        });
         const reply = await runner.run('snapshot-write', r);
         events.push('written');
         return reply;
