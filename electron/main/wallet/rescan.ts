@@ -76,15 +76,25 @@ export function interruptedMessage(r: Pick<RescanRecord, 'nodeWallet' | 'startHe
   return `The rescan of "${r.nodeWallet}" was interrupted by the node stopping — history before ${minute(r.startedAt)} may be missing (it looked for ${scope}, from block ${r.startHeight}). Run the rescan again.`;
 }
 
-/** Polls getwalletinfo.scanning while a rescan call runs; returns the stop function. */
+/**
+ * Polls getwalletinfo.scanning while a rescan call runs; returns the stop function, to call as soon as
+ * the scan call has answered. An answer still on its way then is dropped: the caller's own last word
+ * (done, or interrupted) stays the last progress shown.
+ */
 export function pollScan(rpc: NodeRpc, walletName: string, onProgress: (p: WalletScanProgress) => void): () => void {
+  let stopped = false;
   const timer = setInterval(() => {
     void rpc.call<{ scanning?: false | { duration: number; progress: number } }>('getwalletinfo', [], { wallet: walletName, timeoutMs: 5_000 }).then(
-      (info) => onProgress({ walletName, scanning: !!info.scanning, progress: info.scanning ? info.scanning.progress : null, durationSeconds: info.scanning ? info.scanning.duration : null }),
+      (info) => {
+        if (!stopped) onProgress({ walletName, scanning: !!info.scanning, progress: info.scanning ? info.scanning.progress : null, durationSeconds: info.scanning ? info.scanning.duration : null });
+      },
       () => undefined,
     );
   }, SCAN_POLL_MS);
-  return () => clearInterval(timer);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }
 
 /**
@@ -161,7 +171,7 @@ export async function rescanAgain(deps: WalletServiceDeps, conn: ActiveConnectio
       conn.profile.id,
       walletName,
       { startHeight: rec.startHeight, fromTime: rec.fromTime, kind: 'rescan' },
-      () => conn.rpc.call<{ start_height: number; stop_height: number }>('rescanblockchain', [rec.startHeight], { wallet: walletName, timeoutMs: RESCAN_TIMEOUT_MS }),
+      () => conn.rpc.call<{ start_height: number; stop_height: number }>('rescanblockchain', [rec.startHeight], { wallet: walletName, timeoutMs: RESCAN_TIMEOUT_MS }).finally(stop),
       () => conn.rpc.call('getwalletinfo', [], { wallet: walletName }),
     );
     onProgress({ walletName, scanning: false, progress: 1, durationSeconds: null });

@@ -148,10 +148,10 @@ export class WalletService {
     ];
     const pid = conn.profile.id;
     type ImportReply = Array<{ success: boolean; warnings?: string[]; error?: { message: string } }>;
-    const importCall = (): Promise<ImportReply> => call('importdescriptors', [requests], walletName, RESCAN_TIMEOUT_MS);
     const started = new Date();
     this.#scanning = { walletName, started: started.getTime() };
     const stopPoll = pollScan(conn.rpc, walletName, onProgress);
+    const importCall = (): Promise<ImportReply> => call<ImportReply>('importdescriptors', [requests], walletName, RESCAN_TIMEOUT_MS).finally(stopPoll);
     let results: ImportReply;
     try {
       results =
