@@ -9,6 +9,7 @@
  */
 import { HDKey } from '@scure/bip32';
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
+import { bytesToNumberBE } from '@noble/curves/utils.js';
 import { fromHex, toHex } from '../hex';
 import type { ExpandedKey } from './types';
 import { Const, Expr, Func, ParseError, Span, compareBytes, concat, formatPath } from './helpers';
@@ -39,12 +40,6 @@ export interface MusigKey {
 export const MUSIG_CHAINCODE = fromHex('868087ca02a6f974c4598924c36b57762d32cb45717167e300622c7167e38965');
 const N = secp256k1.Point.CURVE().n;
 
-function bytesToBig(b: Uint8Array): bigint {
-  let v = 0n;
-  for (const x of b) v = (v << 8n) | BigInt(x);
-  return v;
-}
-
 /**
  * BIP327 KeySort then KeyAgg over 33-byte keys (as BIP390): the aggregate point, compressed. On
  * @noble/curves, not the finalizer's libsecp256k1 (psbt/musig2.ts keyAggregate): descriptors are
@@ -57,7 +52,7 @@ export function keyAgg(unsorted: Uint8Array[]): Uint8Array {
   const second = pubkeys.find((p) => compareBytes(p, pubkeys[0]!) !== 0);
   let q = secp256k1.Point.ZERO;
   for (const pk of pubkeys) {
-    const a = second && compareBytes(pk, second) === 0 ? 1n : bytesToBig(schnorr.utils.taggedHash('KeyAgg coefficient', L, pk)) % N;
+    const a = second && compareBytes(pk, second) === 0 ? 1n : bytesToNumberBE(schnorr.utils.taggedHash('KeyAgg coefficient', L, pk)) % N;
     q = q.add(secp256k1.Point.fromBytes(pk).multiply(a));
   }
   return q.toBytes(true);
