@@ -25,6 +25,7 @@ import {
   type Psbt,
   type WalletDescriptor,
 } from '../../../shared/bitcoin/psbt';
+import { ZERO32_HEX } from '../../../shared/bitcoin/psbt/read-common';
 import { parseTx, serializeTx } from '../../../shared/bitcoin/tx';
 import { createPsbt, type UnsignedTxSpec } from '../../../shared/send/create-psbt';
 import { signingStatus } from '../../../shared/send/signers';
@@ -152,7 +153,7 @@ function dropInvalid(p: Psbt, what: string): string[] {
       for (const [k, v] of input.partialSigs) if (Buffer.from(v.pubkey).toString('hex') === c.pubkey) input.partialSigs.delete(k);
     } else if (c.kind === 'taproot-key') input.tapKeySig = undefined;
     else if (c.kind === 'musig2-partial') {
-      for (const [k, v] of input.musigPartialSigs) if (v.part === c.pubkey && v.agg === c.aggregate && v.leaf === (c.leafHash ?? '00'.repeat(32))) input.musigPartialSigs.delete(k);
+      for (const [k, v] of input.musigPartialSigs) if (v.part === c.pubkey && v.agg === c.aggregate && v.leaf === (c.leafHash ?? ZERO32_HEX)) input.musigPartialSigs.delete(k);
     } else for (const [k, v] of input.tapScriptSigs) if (v.pubkey === c.pubkey && v.leaf === c.leafHash) input.tapScriptSigs.delete(k);
   }
   return bad.map((c) => `${what}: ${describeProblem(c)}`);

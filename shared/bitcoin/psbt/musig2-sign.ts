@@ -16,11 +16,11 @@ import { bytesEqual, hash160 } from './edit';
 import { applyTweak, bip32Tweaks, bigOf, isCompressedPoint, keyAggregate, MUSIG_CHAINCODE, nonceAggregate, partialSigAggregate, partialSigVerify, sessionValues } from './musig2';
 import { N } from './ecc';
 import type { SolvingProvider } from './provider';
+import { ZERO32_HEX as ZERO32 } from './read-common';
 import type { SigVersion } from './sighash';
 import { addLeafHash, type SigData } from './sigdata';
 import type { PsbtInput } from './types';
 
-const ZERO32 = '00'.repeat(32);
 
 /** The MuSig2 fields of an input as SignatureData holds them. */
 export interface MusigData {

@@ -15,23 +15,11 @@ import { hexOf, type TxOut } from '../tx';
 import { N } from './ecc';
 import { bytesEqual } from './edit';
 import { applyTweak, bigOf, keyAggregate, nonceAggregate, partialSigVerify, sessionValues } from './musig2';
-import { musigTarget } from './musig2-sign';
+import { musigDataOf, musigTarget } from './musig2-sign';
+import { ZERO32_HEX as ZERO32 } from './read-common';
 import { SIGHASH_DEFAULT, taprootSighash, type SighashData, type SigVersion } from './sighash';
 import type { MusigDatum, PsbtInput } from './types';
-
-const ZERO32 = '00'.repeat(32);
-
-export interface MusigPartialCheck {
-  /** The participant's key (33 bytes, hex). */
-  participant: string;
-  /** The key the session signs for, as the field names it (33 bytes, hex). */
-  aggregate: string;
-  /** The tapscript leaf hash (hex), or undefined for the key path. */
-  leafHash?: string;
-  sighash: number;
-  status: 'valid' | 'invalid' | 'unverifiable';
-  reason?: string;
-}
+import type { SignatureCheck } from './verify';
 
 /** The keys a session of `leaf` can sign for: the key path's two (internal with its tweak, output as is) or the leaf's keys. */
 function scriptKeys(input: PsbtInput, utxo: TxOut | null, leaf: string, aggs: string[]): { key: Uint8Array; merkleRoot: Uint8Array | null | undefined; sv: SigVersion }[] {
@@ -47,13 +35,18 @@ function scriptKeys(input: PsbtInput, utxo: TxOut | null, leaf: string, aggs: st
   return [...xs].map((x) => ({ key: fromHex(x), merkleRoot: undefined, sv: 'tapscript' as const }));
 }
 
-/** Checks every MuSig2 partial signature of input `index` (`data`: the transaction's sighash data, or null). */
-export function checkMusigPartials(input: PsbtInput, index: number, utxo: TxOut | null, data: SighashData | null): MusigPartialCheck[] {
-  const out: MusigPartialCheck[] = [];
+/**
+ * Checks every MuSig2 partial signature of input `index` (`data`: the transaction's sighash data, or
+ * null): one check each, of kind 'musig2-partial' — `pubkey` the participant, `aggregate` the key the
+ * session signs for as the field names it, `sighash` the input's hash type.
+ */
+export function checkMusigPartials(input: PsbtInput, index: number, utxo: TxOut | null, data: SighashData | null): SignatureCheck[] {
+  const out: SignatureCheck[] = [];
   const hashType = input.sighash ?? SIGHASH_DEFAULT;
+  const { pubnonces } = musigDataOf(input);
   for (const d of input.musigPartialSigs.values()) {
-    const base = { participant: d.part, aggregate: d.agg, ...(d.leaf !== ZERO32 ? { leafHash: d.leaf } : {}), sighash: hashType };
-    const say = (status: MusigPartialCheck['status'], reason?: string): void => {
+    const base = { input: index, kind: 'musig2-partial' as const, pubkey: d.part, aggregate: d.agg, ...(d.leaf !== ZERO32 ? { leafHash: d.leaf } : {}), sighash: hashType };
+    const say = (status: SignatureCheck['status'], reason?: string): void => {
       out.push({ ...base, status, ...(reason ? { reason } : {}) });
     };
     const psig = fromHex(d.value);
@@ -66,7 +59,8 @@ export function checkMusigPartials(input: PsbtInput, index: number, utxo: TxOut 
       say('unverifiable', 'no aggregate of the participants field leads to the key it signs for');
       continue;
     }
-    const nonces = session.parts.map((p) => [...input.musigPubnonces.values()].find((n) => n.part === p && n.agg === d.agg && n.leaf === d.leaf));
+    const sessionNonces = pubnonces.get(`${d.agg}|${d.leaf}`);
+    const nonces = session.parts.map((p) => sessionNonces?.get(p));
     const missing = session.parts.filter((_, i) => !nonces[i]);
     if (missing.length) {
       say('unverifiable', `no public nonce yet by participant${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
@@ -77,7 +71,7 @@ export function checkMusigPartials(input: PsbtInput, index: number, utxo: TxOut 
       continue;
     }
     const msg = taprootSighash(data, index, hashType, d.leaf === ZERO32 ? null : fromHex(d.leaf));
-    const aggnonce = nonceAggregate(nonces.map((n) => fromHex(n!.value)));
+    const aggnonce = nonceAggregate(nonces.map((n) => n!));
     let ctx = keyAggregate(session.parts.map((p) => fromHex(p)));
     if (!ctx || !bytesEqual(ctx.q, session.agg)) {
       say('unverifiable', `the participant keys, in the participants field's order, do not aggregate to ${hexOf(session.agg)}`);
@@ -90,7 +84,7 @@ export function checkMusigPartials(input: PsbtInput, index: number, utxo: TxOut 
     for (const { t, xonly } of session.tweaks) ctx = ctx && applyTweak(ctx, t, xonly);
     const own = nonces[session.parts.indexOf(d.part)]!;
     if (!ctx) say('unverifiable', 'a key tweak is invalid');
-    else if (partialSigVerify(psig, fromHex(own.value), fromHex(d.part), sessionValues(aggnonce, ctx, msg))) say('valid');
+    else if (partialSigVerify(psig, own, fromHex(d.part), sessionValues(aggnonce, ctx, msg))) say('valid');
     else say('invalid', 'the MuSig2 partial signature does not verify');
   }
   return out;

@@ -136,11 +136,7 @@ function checkInput(p: Psbt, index: number, tx: Tx, data: SighashData, out: Sign
     if (!utxo) add({ kind: 'tapscript', pubkey: s.pubkey, leafHash: s.leaf, sighash: 0, status: 'unverifiable', reason: 'the input has no UTXO' });
     else schnorr(s.sig, 'tapscript', x, leaf);
   }
-  if (input.musigPartialSigs.size > 0) {
-    for (const c of checkMusigPartials(input, index, utxo, data)) {
-      add({ kind: 'musig2-partial', pubkey: c.participant, aggregate: c.aggregate, ...(c.leafHash ? { leafHash: c.leafHash } : {}), sighash: c.sighash, status: c.status, ...(c.reason ? { reason: c.reason } : {}) });
-    }
-  }
+  if (input.musigPartialSigs.size > 0) out.push(...checkMusigPartials(input, index, utxo, data));
 }
 
 /** Checks every partial signature of the PSBT, or of inputs [from, to) (final inputs are not re-checked here; finalize does). */
