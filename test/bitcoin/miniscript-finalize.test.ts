@@ -8,11 +8,10 @@
  * signatures) must be Core's too. A signature changed by one bit must keep the input unfinalized. The devnet serves finalizepsbt
  * with the same shared code: it must answer every line as Core did.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analysisJson, analyzePsbtBase64, decodeBase64Core, encodeBase64, finalizePsbtBase64, parsePsbt, serializePsbt, type Psbt } from '../../shared/bitcoin/psbt';
+import { analysisJson, analyzePsbtBase64, encodeBase64, finalizePsbtBase64, serializePsbt } from '../../shared/bitcoin/psbt';
 import { devnetFinalizesAsCore, finalizesAsCore } from '../support/devnet-finalize';
+import { readPsbt as read, recordings } from '../support/recordings';
 
 interface FinalizeCase {
   core: string;
@@ -25,14 +24,8 @@ interface FinalizeCase {
   analyzed: unknown;
 }
 
-const dir = join(import.meta.dirname, '..', 'fixtures', 'miniscript');
-const files = readdirSync(dir).filter((f) => /^finalize-core-.*\.jsonl$/.test(f));
-
-const read = (b64: string): Psbt => {
-  const r = parsePsbt(decodeBase64Core(b64)!, {});
-  if (!r.ok) throw new Error(r.message);
-  return r.psbt;
-};
+const recorded = recordings<FinalizeCase>(/^finalize-core-.*\.jsonl$/);
+const files = recorded.map((r) => r.file);
 const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** The PSBT with the first signature Core's final witness uses changed in one bit, or null. */
@@ -63,11 +56,7 @@ describe('miniscript finalize recordings', () => {
   });
 });
 
-for (const file of files) {
-  const cases = readFileSync(join(dir, file), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as FinalizeCase);
+for (const { cases } of recorded) {
   const coreVersion = cases[0]!.core.startsWith('30.') ? 30 : 31.99;
 
   describe(`finalize as Core ${cases[0]!.core}`, () => {

@@ -9,10 +9,8 @@
  * (next role, size estimate) must be Core's too. The devnet serves finalizepsbt and analyzepsbt with
  * the same shared code: it must answer every line as Core did.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analysisJson, analyzePsbtBase64, decodeBase64Core, encodeBase64, fillPsbtBase64, parsePsbt, serializePsbt } from '../../shared/bitcoin/psbt';
+import { analysisJson, analyzePsbtBase64, encodeBase64, fillPsbtBase64, serializePsbt } from '../../shared/bitcoin/psbt';
 import { REGTEST } from '../../shared/bitcoin/networks';
 import type { PsbtInput } from '../../shared/bitcoin/psbt/types';
 import { fromHex } from '../../shared/bitcoin/hex';
@@ -20,6 +18,7 @@ import { editablePsbt } from '../../shared/bitcoin/psbt/edit';
 import { FlatProvider } from '../../shared/bitcoin/psbt/provider';
 import { precompute, signPsbtInput } from '../../shared/bitcoin/psbt/sign-input';
 import { devnetFinalizesAsCore, finalizesAsCore } from '../support/devnet-finalize';
+import { readPsbt, recordings } from '../support/recordings';
 
 interface MusigCase {
   core: string;
@@ -33,14 +32,12 @@ interface MusigCase {
   analyzed: unknown;
 }
 
-const dir = join(import.meta.dirname, '..', 'fixtures', 'miniscript');
-const files = readdirSync(dir).filter((f) => /^musig-core-.*\.jsonl$/.test(f));
+const recorded = recordings<MusigCase>(/^musig-core-.*\.jsonl$/);
+const files = recorded.map((r) => r.file);
 
 /** The participant keys of the recorded PSBT's MuSig2 field (input 0), in the field's order. */
 function participants(b64: string): string[] {
-  const r = parsePsbt(decodeBase64Core(b64)!, {});
-  if (!r.ok) throw new Error(r.message);
-  return [...r.psbt.inputs[0]!.musigParticipants.values()][0]!.parts;
+  return [...readPsbt(b64).inputs[0]!.musigParticipants.values()][0]!.parts;
 }
 
 describe('MuSig2 finalize recordings', () => {
@@ -49,11 +46,7 @@ describe('MuSig2 finalize recordings', () => {
   });
 });
 
-for (const file of files) {
-  const cases = readFileSync(join(dir, file), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as MusigCase);
+for (const { cases } of recorded) {
   const coreVersion = cases[0]!.core.startsWith('30.') ? 30 : 31.99;
 
   describe(`MuSig2 finalize as Core ${cases[0]!.core}`, () => {
@@ -92,9 +85,7 @@ for (const file of files) {
       if (c.note === 'filled, no MuSig2 round yet') {
         it(`${c.shape}: the participants' key origins go in as Core's signer puts them (SignMuSig2)`, () => {
           // Core's watch-only wallet filled this PSBT; its provider knows each participant's origin
-          const r = parsePsbt(decodeBase64Core(c.signed)!, {});
-          if (!r.ok) throw new Error(r.message);
-          const p = editablePsbt(r.psbt);
+          const p = editablePsbt(readPsbt(c.signed));
           const input = p.inputs[0]!;
           const provider = new FlatProvider();
           const parts = participants(c.signed);
@@ -110,9 +101,7 @@ for (const file of files) {
 
         it(`${c.shape}: our fill from the descriptor is Core's watch-only walletprocesspsbt`, () => {
           // the PSBT as createpsbt made it, plus the spent output (the funding transaction is not recorded)
-          const r = parsePsbt(decodeBase64Core(c.signed)!, {});
-          if (!r.ok) throw new Error(r.message);
-          const created = editablePsbt(r.psbt);
+          const created = editablePsbt(readPsbt(c.signed));
           created.inputs = created.inputs.map((input) => {
             const empty = Object.fromEntries(Object.entries(input).filter(([, v]) => v instanceof Map).map(([k]) => [k, new Map()]));
             const { prevHash, prevTxid, vout, sequence, hasSequence, witnessUtxo } = input;

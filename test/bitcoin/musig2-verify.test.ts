@@ -6,15 +6,14 @@
  * finalizer never looks at the partial signatures — the input already has its key path signature —
  * strict finalize still refuses the input with a bad one, and a combine drops it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { combineJob } from '../../electron/main/send/jobs';
-import { decodeBase64Core, encodeBase64, finalizePsbt, parsePsbt, serializePsbt, verifyPsbtSignatures, type SignatureCheck } from '../../shared/bitcoin/psbt';
+import { encodeBase64, finalizePsbt, serializePsbt, verifyPsbtSignatures, type SignatureCheck } from '../../shared/bitcoin/psbt';
 import { N } from '../../shared/bitcoin/psbt/ecc';
 import { editablePsbt } from '../../shared/bitcoin/psbt/edit';
 import type { Psbt } from '../../shared/bitcoin/psbt/types';
 import { hexOf } from '../../shared/bitcoin/tx';
+import { readPsbt as read, recordings } from '../support/recordings';
 
 interface MusigCase {
   core: string;
@@ -24,22 +23,10 @@ interface MusigCase {
   finalized: { psbt: string; complete: boolean };
 }
 
-const dir = join(import.meta.dirname, '..', 'fixtures', 'miniscript');
-// (musig-finalize.test.ts checks both generations' files are there)
-const files = readdirSync(dir).filter((f) => /^musig-core-.*\.jsonl$/.test(f));
-const read = (b64: string): Psbt => {
-  const r = parsePsbt(decodeBase64Core(b64)!, {});
-  if (!r.ok) throw new Error(r.message);
-  return r.psbt;
-};
 const musigChecks = (p: Psbt): SignatureCheck[] => verifyPsbtSignatures(p).checks.filter((c) => c.kind === 'musig2-partial');
 
-for (const file of files) {
-  const cases = readFileSync(join(dir, file), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as MusigCase);
-
+// (musig-finalize.test.ts checks both generations' files are there)
+for (const { cases } of recordings<MusigCase>(/^musig-core-.*\.jsonl$/)) {
   describe(`MuSig2 partial signatures of Core ${cases[0]!.core}'s rounds`, () => {
     for (const c of cases) {
       it(`${c.shape} — ${c.note}`, () => {

@@ -21,7 +21,6 @@ import type { SigVersion } from './sighash';
 import { addLeafHash, type SigData } from './sigdata';
 import type { PsbtInput } from './types';
 
-
 /** The MuSig2 fields of an input as SignatureData holds them. */
 export interface MusigData {
   /** Participant keys (hex, the field's order) by aggregate key hex. */
