@@ -134,6 +134,47 @@ describe('send store', () => {
     expect(s.seed).toBeUndefined();
   });
 
+  it('Create while the summary of the form as it is now is still being made: builds from that one, not from the older summary on screen', async () => {
+    // The summary is asked for 250 ms after the last change. A click on Create after that timer fired but
+    // before main answered used to build from the older summary with the newer form, which main refuses
+    // ("The form changed after the summary was made").
+    vi.useFakeTimers();
+    try {
+      let made = 0;
+      const held: Array<() => void> = [];
+      api.handle('send:preview', (req) => {
+        made += 1;
+        const value = { ok: true, preview: { seed: 7, plan: `p_rate${req.form.feeRate}_${made}`, unsignedTxid: 'ab'.repeat(32), inputs: [], outputs: [] } } as unknown as SendPreviewReply;
+        // the second summary (of the rate 1) answers only when the test lets it
+        return made === 2 ? new Promise((resolve) => held.push(() => resolve({ ok: true, value }))) : { ok: true, value };
+      });
+      // main's own check: a plan is built only for the form it was made for
+      api.handle('send:create', (req) =>
+        req.plan?.startsWith(`p_rate${req.form.feeRate}_`)
+          ? { ok: true, value: { ok: true, draft: { id: `d_${req.plan}` } } as never }
+          : { ok: true, value: { ok: false, errors: [{ row: -1, field: 'recipients', message: 'The form changed after the summary was made: nothing was built.' }] } },
+      );
+      const s = useSendStore();
+      s.feeRate = '2.5';
+      await vi.advanceTimersByTimeAsync(250);
+      expect(s.preview?.plan).toBe('p_rate2.5_1');
+      s.feeRate = '1';
+      await vi.advanceTimersByTimeAsync(250); // the timer fired: the summary of rate 1 is asked for, not answered
+      expect(made).toBe(2);
+      expect(s.preview?.plan).toBe('p_rate2.5_1');
+      const created = await s.create();
+      expect(created).toEqual({ id: 'd_p_rate1_3' });
+      expect(s.refused).toEqual([]);
+      held.forEach((release) => release()); // the older request's answer comes last: dropped
+      await vi.advanceTimersByTimeAsync(0);
+      expect(s.preview?.plan).toBe('p_rate1_3');
+      const sent = api.calls.filter((c) => c.channel === 'send:create').map((c) => (c.request as { plan?: string }).plan);
+      expect(sent).toEqual(['p_rate1_3']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('the fee rate says where it came from: the estimate for N blocks, the rate used last, or nothing', async () => {
     const mem = new Map<string, string>();
     vi.stubGlobal('localStorage', { getItem: (k: string) => mem.get(k) ?? null, setItem: (k: string, v: string) => void mem.set(k, v) });

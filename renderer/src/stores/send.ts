@@ -155,7 +155,9 @@ export const useSendStore = defineStore('send', () => {
   }
 
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** The number of the last preview asked for, and of the one whose reply is shown. */
   let asked = 0;
+  let shownN = 0;
   async function runPreview(): Promise<void> {
     const n = ++asked;
     const f = form();
@@ -167,6 +169,7 @@ export const useSendStore = defineStore('send', () => {
     try {
       const r = await api.sendPreview(f);
       if (n !== asked) return;
+      shownN = n;
       previewError.value = null;
       if (r.ok) {
         preview.value = r.preview;
@@ -224,14 +227,15 @@ export const useSendStore = defineStore('send', () => {
   }
 
   /**
-   * Builds the transaction the summary shows: a preview still due runs first, then main builds its
-   * plan. Refused (a coin spent meanwhile, the change address taken…): said, and the summary renewed.
+   * Builds the transaction the summary shows: a preview still due — or asked for and not answered yet,
+   * the summary on screen being of an older form — runs first, then main builds its plan. Refused (a
+   * coin spent meanwhile, the change address taken…): said, and the summary renewed.
    */
   async function create(): Promise<{ id: string } | null> {
     submitted.value = true;
     creating.value = true;
     try {
-      if (timer || !preview.value) {
+      if (timer || !preview.value || shownN !== asked) {
         if (timer) clearTimeout(timer);
         timer = null;
         await runPreview();
