@@ -12,6 +12,9 @@ describeWithBitcoind(
     defineNoIndexSuite(async () => {
       const payer = await startCorePayer(node(), 101);
       const indexSynced = async (): Promise<void> => {
+        // Core's other wallets learn of a wallet's payment asynchronously (sendtoaddress does not wait for
+        // them): the watch-only wallet must have it before both refreshes read it.
+        await payer.rpc.call('syncwithvalidationinterfacequeue');
         const tip = await payer.rpc.call<string>('getbestblockhash');
         await payer.follower.follower.sync(); // a poll that starts after the last mempool change (not a wait for one)
         await payer.follower.follower.waitFor((s) => s.synced && s.hash === tip, 120_000);
