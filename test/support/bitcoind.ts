@@ -105,16 +105,41 @@ export function generationOf(subversion: string): string {
 }
 export const devnetModeOf = (version: number): DevnetCoreVersion => (version >= 319900 ? '31.99' : '30');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether nothing listens on 127.0.0.1:port now. */
+async function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+/** The lowest port the kernel hands out to listen(0) and outgoing connections (Linux; else the IANA range's). */
+function ephemeralLow(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 49152;
+  } catch {
+    return 49152;
+  }
+}
+
+let nextPort = 0;
+/**
+ * A port for a node's RPC server. Not from listen(0): between closing such a probe and bitcoind binding
+ * the port (and while a node is down before a restart on it), any listen(0) on the machine — the other
+ * file's follower, index server or app — could be handed the same port, and bitcoind would exit with
+ * "Unable to bind". Instead each vitest worker takes ports in turn from its own block of 500 below the
+ * kernel's ephemeral range, skipping one in use.
+ */
+async function nodePort(): Promise<number> {
+  const worker = Number(process.env.VITEST_POOL_ID ?? 1) || 1;
+  const base = 20_000 + ((worker - 1) % 20) * 500;
+  if (base + 500 > ephemeralLow()) throw new Error(`the ports ${base}–${base + 499} reach the kernel's ephemeral range (from ${ephemeralLow()})`);
+  for (let i = 0; i < 500; i++) {
+    const port = base + (nextPort++ % 500);
+    if (await portFree(port)) return port;
+  }
+  throw new Error(`no free port in ${base}–${base + 499}`);
 }
 
 /** The -rpcauth value for user/password (share/rpcauth/rpcauth.py: HMAC-SHA256 keyed by the salt). */
@@ -190,7 +215,7 @@ export async function startBitcoind(opts: StartOptions = {}): Promise<BitcoindNo
   if (!binary) throw new Error(`no bitcoind binary: ${ENABLE_HINT}`);
 
   const datadir = opts.datadir ?? mkdtempSync(join(tmpdir(), 'spyglass-bitcoind-'));
-  const port = opts.port ?? (await freePort());
+  const port = opts.port ?? (await nodePort());
   const user = 'spyglass';
   const password = opts.password ?? randomBytes(16).toString('hex');
   const args = [
