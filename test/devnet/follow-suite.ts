@@ -33,8 +33,8 @@ export async function indexGet(indexUrl: string, path: string): Promise<IndexRep
   return { status: res.status, body, data };
 }
 
-/** Polls `fn` until it returns something truthy. */
-export async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+/** Polls `fn` until it returns something truthy; the limit is a hang guard (60 s, as expect.poll), never a speed check. */
+export async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

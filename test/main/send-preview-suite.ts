@@ -81,29 +81,31 @@ export function definePreviewSuite(start: () => Promise<PayerNode>): void {
       const form = payForm(amount, rate);
       const p = await preview(form);
       seeds.add(p.seed);
-      expect(p.selection.why).toMatch(/waste/i);
+      // the seed is drawn at random per form: a failure names it (a preview with that seed draws the same again)
+      const at = `${amount} BTC at ${rate} sat/vB, seed ${p.seed}`;
+      expect(p.selection.why, at).toMatch(/waste/i);
       // the search named won on Core's waste metric: none of the others found less
       const wastes = p.selection.considered.filter((c) => c.wasteSats !== null).map((c) => BigInt(c.wasteSats!));
       const won = p.selection.considered.find((c) => c.algorithm === p.selection.algorithm)!;
-      expect(wastes.every((w) => BigInt(won.wasteSats!) <= w)).toBe(true);
+      expect(wastes.every((w) => BigInt(won.wasteSats!) <= w), at).toBe(true);
       const r = await createFrom(form, p);
-      expect(r.ok, JSON.stringify(!r.ok && r.errors)).toBe(true);
+      expect(r.ok, `${at}: ${JSON.stringify(!r.ok && r.errors)}`).toBe(true);
       if (!r.ok) continue;
       const d: DraftView = r.draft;
-      expect(d.inputs.map((i) => i.outpoint)).toEqual(p.inputs.map((i) => i.outpoint));
-      expect(d.outputs).toEqual(p.outputs);
-      expect(d.feeSats).toBe(p.feeSats);
-      expect(d.vsize).toBe(p.vsize);
-      expect(d.locktime).toBe(p.locktime);
-      expect(d.unsignedTxid).toBe(p.unsignedTxid);
+      expect(d.inputs.map((i) => i.outpoint), at).toEqual(p.inputs.map((i) => i.outpoint));
+      expect(d.outputs, at).toEqual(p.outputs);
+      expect(d.feeSats, at).toBe(p.feeSats);
+      expect(d.vsize, at).toBe(p.vsize);
+      expect(d.locktime, at).toBe(p.locktime);
+      expect(d.unsignedTxid, at).toBe(p.unsignedTxid);
       // the node reads the draft's PSBT (as version 0: its unsigned transaction whole) as that transaction, paying that fee
       const v0 = await dispatchOk<{ base64: string }>(app, 'drafts:export', { id: d.id, version: 0 });
       const decoded = await n.rpc.call<{ tx: { txid: string }; fee?: number }>('decodepsbt', [v0.base64]);
-      expect(decoded.tx.txid).toBe(p.unsignedTxid);
-      if (decoded.fee !== undefined) expect(Math.round(decoded.fee * 1e8).toString()).toBe(p.feeSats);
+      expect(decoded.tx.txid, at).toBe(p.unsignedTxid);
+      if (decoded.fee !== undefined) expect(Math.round(decoded.fee * 1e8).toString(), at).toBe(p.feeSats);
       const change = p.outputs.find((o) => o.role === 'change');
-      if (change) expect(await n.rpc.call<{ ismine: boolean; ischange: boolean }>('getaddressinfo', [change.address], watch)).toMatchObject({ ismine: true, ischange: true });
-      if (d.build.nodeAvailable) expect(d.build, JSON.stringify(d.build.differences)).toMatchObject({ identical: true });
+      if (change) expect(await n.rpc.call<{ ismine: boolean; ischange: boolean }>('getaddressinfo', [change.address], watch), at).toMatchObject({ ismine: true, ischange: true });
+      if (d.build.nodeAvailable) expect(d.build, `${at}: ${JSON.stringify(d.build.differences)}`).toMatchObject({ identical: true });
       matched++;
     }
     expect(matched).toBe(ROUNDS.length);

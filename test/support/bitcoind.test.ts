@@ -148,7 +148,8 @@ describeWithBitcoind('the bitcoind harness', (node) => {
     try {
       expect(pgrep(datadir)).toContain(pid);
       child.kill('SIGKILL');
-      await until('bitcoind to end after its test process died', () => pgrep(datadir).length === 0);
+      // the guard asks it to stop, and kills it after 30 s: wait longer than that
+      await until('bitcoind to end after its test process died', () => pgrep(datadir).length === 0, 60_000);
     } finally {
       rmSync(datadir, { recursive: true, force: true }); // nobody was left to remove it
     }
