@@ -123,7 +123,9 @@ function ephemeralLow(): number {
   }
 }
 
-let nextPort = 0;
+// Where in the block this process starts: another test run on the machine at the same time (its workers
+// have the same VITEST_POOL_ID) most likely starts elsewhere.
+let nextPort = process.pid % 500;
 /**
  * A port for a node's RPC server. Not from listen(0): between closing such a probe and bitcoind binding
  * the port (and while a node is down before a restart on it), any listen(0) on the machine — the other
