@@ -60,7 +60,8 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   // The largest channel payloads are 20 MB texts (PSBTs, label files, address lists) plus JSON quoting.
   const maxBody = opts.maxBodyBytes ?? 32 * 1024 * 1024;
   const sockets = new Set<import('node:net').Socket>();
-  const streams = new Set<http.ServerResponse>();
+  /** The open event streams, each with what ends its subscriptions and its ping. */
+  const streams = new Map<http.ServerResponse, () => void>();
   let port = 0;
 
   const baseHeaders = (): Record<string, string> => {
@@ -108,10 +109,12 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
         } catch {
           return send(res, 400, JSON.stringify({ ok: false, error: { code: 'input.invalid', message: 'The request body is not JSON.' } }));
         }
-        opts.dispatch(channel, payload).then(
-          (result) => send(res, 200, JSON.stringify(result)),
-          () => send(res, 500, JSON.stringify({ ok: false, error: { code: 'internal', message: 'The bridge failed to run the request.' } })),
-        );
+        opts.dispatch(channel, payload)
+          .then(
+            (result) => send(res, 200, JSON.stringify(result)),
+            () => send(res, 500, JSON.stringify({ ok: false, error: { code: 'internal', message: 'The bridge failed to run the request.' } })),
+          )
+          .catch(() => res.destroy()); // the reply could not be sent (the page left): no unhandled rejection
       });
       req.on('close', () => {
         if (tooBig && !res.headersSent) denied(res, 413, 'The request is too large.');
@@ -124,14 +127,20 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
       if (!tokenMatches(url.searchParams.get('token'), token)) return denied(res, 401, 'Missing or wrong bridge token.');
       res.writeHead(200, { ...baseHeaders(), 'Content-Type': 'text/event-stream', Connection: 'keep-alive' });
       res.write(': spyglass events\n\n');
-      streams.add(res);
-      const unsubs = eventNames.map((name) => opts.subscribe(name, (payload) => res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`)));
-      const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
-      req.on('close', () => {
+      // Nothing is written once the stream ended: a write after end() is an 'error' event on the response.
+      const write = (text: string): void => {
+        if (!res.writableEnded && !res.destroyed) res.write(text);
+      };
+      const unsubs = eventNames.map((name) => opts.subscribe(name, (payload) => write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`)));
+      const ping = setInterval(() => write(': ping\n\n'), 15_000);
+      const stop = (): void => {
         clearInterval(ping);
         unsubs.forEach((u) => u());
         streams.delete(res);
-      });
+      };
+      streams.set(res, stop);
+      req.on('close', stop);
+      res.on('error', stop); // the page's connection broke: nothing more to send it
       return;
     }
 
@@ -146,7 +155,9 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
     const immutable = HASHED_ASSET.test(rel) ? { 'Cache-Control': 'public, max-age=31536000, immutable' } : {};
     res.writeHead(200, { ...baseHeaders(), ...immutable, 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream' });
     if (req.method === 'HEAD') return res.end();
-    createReadStream(file).pipe(res);
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res);
   });
   server.on('connection', (s) => {
     sockets.add(s);
@@ -167,7 +178,11 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
     pageUrl: `${origin}/?bridgeToken=${token}`,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const r of streams) r.end();
+        // Unsubscribed first: an event emitted while the sockets close must not write to an ended stream.
+        for (const [r, stop] of [...streams]) {
+          stop();
+          r.end();
+        }
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
       }),

@@ -133,4 +133,29 @@ describe('bridge', () => {
     });
     expect(got).toContain('event: connection:changed\ndata: {"state":"none"}');
   });
+
+  it('closing with a page subscribed: the stream unsubscribes at once, and an event during the close writes nothing', async () => {
+    // An event between close() and the sockets' close used to write to the ended stream: an 'error' event on
+    // the response with no listener, an uncaught exception in the process that runs the bridge.
+    const subs = new Set<(s: ConnectionState) => void>();
+    const other = await startBridge({
+      dispatch: async () => ({ ok: true, value: {} }),
+      subscribe: (_event, fn) => {
+        subs.add(fn as (s: ConnectionState) => void);
+        return () => subs.delete(fn as (s: ConnectionState) => void);
+      },
+      log: silentLogger,
+    });
+    const req = http.get({ host: '127.0.0.1', port: other.port, path: `/events?token=${other.token}` });
+    req.on('error', () => undefined); // the bridge closes it
+    const opened = await new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
+    opened.resume();
+    await expect.poll(() => subs.size).toBeGreaterThan(0);
+    const held = [...subs];
+    const closing = other.close();
+    expect(subs.size).toBe(0);
+    for (const fn of held) fn({ state: 'none' }); // an emitter that still held its listener
+    await closing;
+    await new Promise((r) => setImmediate(r));
+  });
 });
