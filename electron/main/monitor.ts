@@ -138,10 +138,14 @@ export class ChainMonitor {
     this.#timer.unref();
   }
 
-  /** One poll (tests call it directly). Never throws; polls never overlap. */
+  /** One poll (tests call it directly). Never throws (a failure is logged); polls never overlap. */
   tick(): Promise<void> {
     this.#stall.start();
-    return (this.#ticking ??= this.#poll().finally(() => (this.#ticking = null)));
+    return (this.#ticking ??= this.#poll()
+      .catch((e: unknown) => {
+        this.deps.log.warn(`monitor: the poll failed: ${e instanceof Error ? e.message : String(e)}`);
+      })
+      .finally(() => (this.#ticking = null)));
   }
 
   async #poll(): Promise<void> {

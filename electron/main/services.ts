@@ -283,7 +283,7 @@ export class Services {
       const report = await checkConnection(conn.profile, conn.rpc, conn.index, conn.index.plainHttpRemote, undefined, this.acknowledgedKeyWallets(conn.profile.id));
       if (gen !== this.generation || this.active !== conn) return this.state;
       // Another wallet to watch (the only loaded one changed, say): the clients must address it.
-      if (report.node.wallet !== conn.report.node.wallet) return this.activate(conn.profile.id);
+      if (report.node.wallet !== conn.report.node.wallet) return await this.activate(conn.profile.id); // awaited: its failure is this catch's
       this.active = { ...conn, report };
       this.setState({ state: 'connected', profileId: conn.profile.id, report });
     } catch (e) {

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../devnet/index';
 import type { SpyglassApp } from '../../electron/main/app';
+import { ChainMonitor } from '../../electron/main/monitor';
 import type { ConnectionState, PaymentNotice, WatchOverview } from '../../shared/ipc/contract';
 import { dispatchOk, startProfiledApp } from '../support/app';
 import { TestRpc } from '../support/rpc';
@@ -124,6 +125,34 @@ describe('chain monitor', () => {
     devnet = await startDevnet({ scenario: 'demo', rpcUser: 'u', rpcPassword: 'p', rpcPort, indexPort });
     await app.monitor.tick();
     expect(state().state).toBe('connected');
+  });
+
+  it('a poll whose step fails (the check after a new block, say) resolves and says so in the log: never an unhandled rejection', async () => {
+    // A monitor on the real services whose check after a new block throws, as activating a profile
+    // deleted meanwhile does; the scheduled poll is `void tick()`: a rejection there would be unhandled.
+    const s = app.services;
+    const warnings: string[] = [];
+    const monitor = new ChainMonitor(
+      {
+        services: {
+          on: s.on.bind(s),
+          connectionState: () => s.connectionState(),
+          activeConnection: () => s.activeConnection(),
+          recheckActive: () => Promise.reject(new Error('The profile was deleted')),
+          connectionLost: (e: unknown) => s.connectionLost(e),
+          refresh: () => s.refresh(),
+        },
+        watch: { refresh: async () => undefined, refreshing: false },
+        log: { info() {}, warn: (m: string) => warnings.push(m), error() {} },
+      },
+      null,
+    );
+    expect(state().state).toBe('connected');
+    await monitor.tick(); // what it sees now
+    devnet.node.mine(1, devnet.node.scriptFor((await overview()).balances.address[0]!));
+    await expect(monitor.tick()).resolves.toBeUndefined();
+    expect(warnings).toEqual(['monitor: the poll failed: The profile was deleted']);
+    await monitor.stop();
   });
 
   it('wrong credentials are not retried: the person has to act', async () => {
