@@ -27,6 +27,8 @@ export async function listen(port: number, faults: Faults, handler: Handler): Pr
       resolve();
     });
   });
+  // After listening, a server error (out of file descriptors, say) is logged by the request it fails, not thrown.
+  server.on('error', () => undefined);
   const sockets = new Set<import('node:net').Socket>();
   server.on('connection', (s) => {
     sockets.add(s);

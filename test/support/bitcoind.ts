@@ -245,7 +245,15 @@ export async function startBitcoind(opts: StartOptions = {}): Promise<BitcoindNo
     if (e) exitCode = Number(e[1]);
   });
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const guardDone = new Promise<void>((r) => child.once('close', () => r()));
+  // The shell could not be started (EAGAIN on a loaded machine, say): said by the ready loop, not thrown unhandled.
+  let spawnError: Error | null = null;
+  const guardDone = new Promise<void>((r) => {
+    child.once('close', () => r());
+    child.once('error', (e) => {
+      spawnError = e;
+      if (child.pid === undefined) r(); // never started: no 'close' to wait for
+    });
+  });
   // Last resort when this process exits without stop(): closing stdin makes the guard end bitcoind.
   const onExit = (): void => {
     if (pid !== null && alive(pid)) {
@@ -309,6 +317,7 @@ export async function startBitcoind(opts: StartOptions = {}): Promise<BitcoindNo
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
   try {
     for (;;) {
+      if (spawnError) throw new Error(`bitcoind could not be started: ${(spawnError as Error).message}`);
       if (exitCode !== null || child.exitCode !== null) {
         throw new Error(`bitcoind exited (code ${exitCode ?? child.exitCode}) before RPC was up: ${(err.trim() || tail(join(datadir, 'regtest', 'debug.log'), 5)).slice(0, 2000)}`);
       }

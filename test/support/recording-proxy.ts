@@ -44,10 +44,13 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
         { host: to.hostname, port: to.port, method: req.method, path, headers: { ...req.headers, host: to.host } },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
+          up.on('error', () => res.destroy());
           up.pipe(res);
         },
       );
+      // The node went away: a 502 when nothing was sent yet, else the reply cut (headers cannot be sent twice).
       out.on('error', () => {
+        if (res.headersSent) return void res.destroy();
         res.writeHead(502);
         res.end();
       });
