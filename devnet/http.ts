@@ -27,7 +27,8 @@ export async function listen(port: number, faults: Faults, handler: Handler): Pr
       resolve();
     });
   });
-  // After listening, a server error (out of file descriptors, say) is logged by the request it fails, not thrown.
+  // After listening, a server error (an accept failing when out of file descriptors, say) drops that one
+  // connection, whose client sees it fail: it must not end the devnet as an uncaught 'error' event.
   server.on('error', () => undefined);
   const sockets = new Set<import('node:net').Socket>();
   server.on('connection', (s) => {
