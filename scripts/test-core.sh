@@ -15,28 +15,20 @@
 # `spyglass` command's round trip keeps the node password in the real keychain. The Core builds are
 # unpacked first, outside it, so they stay cached under the real HOME.
 # Extra arguments go to vitest (e.g. a file name). Exits non-zero when any run failed, after printing
-# again what vitest said of each failed run (scripts/vitest-recap.sh): the 30.99 run's pages would
+# again what vitest said of each failed run (recap, scripts/vitest-recap.sh): the 30.99 run's pages would
 # otherwise hide a failure of the 31.99 run from the end of a CI log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 vitest=node_modules/.bin/vitest
 status=0
-logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
-failed=()
-runs=0
+source scripts/vitest-recap.sh
 
 run() { # LABEL [ENV=VALUE…]
-  local label=$1 start log
+  local label=$1 start
   shift
   echo "== real Bitcoin Core: $label"
   start=$(date +%s)
-  runs=$((runs + 1))
-  log="$logs/run-$runs.log"
-  if ! scripts/with-keyring.sh env "$@" "$vitest" run --project core "${args[@]}" 2>&1 | tee "$log"; then
-    status=1
-    failed+=("$label=$log")
-  fi
+  logged "real Bitcoin Core $label" scripts/with-keyring.sh env "$@" "$vitest" run --project core "${args[@]}" || status=1
   echo "== real Bitcoin Core: $label — $(($(date +%s) - start)) s"
 }
 args=("$@")
@@ -69,5 +61,5 @@ else
   # No Core: each file says how to enable it (and fails under CI=true).
   run "none"
 fi
-for f in "${failed[@]}"; do scripts/vitest-recap.sh "real Bitcoin Core ${f%=*}" "${f##*=}"; done
+recap
 exit $status
